@@ -1,0 +1,1 @@
+"""The arbiter command line (see arbiter_cli.main)."""

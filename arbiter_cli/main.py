@@ -1,0 +1,24 @@
+"""The ``arbiter`` command. Each area registers its commands from its own module,
+so that heavy imports (sentence-transformers, chromadb) happen only inside the
+commands that need them."""
+
+from __future__ import annotations
+
+import typer
+
+from arbiter_cli import ask_cmds, engine_cmds, ingest_cmds, web_cmds, discord_cmds
+
+app = typer.Typer(
+    name="arbiter",
+    help="Arbiter: rules answers for card games, with the rule cited.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+for module in (ingest_cmds, engine_cmds, ask_cmds, web_cmds, discord_cmds):
+    module.register(app)
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()

@@ -1,0 +1,85 @@
+"""Question text normalisation: quotes, numbers written as words, simple tokens.
+
+Nothing here knows about a particular game; it only makes the wording regular so the
+grammar in :mod:`assistant.grammar` can match it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_NUMBER_WORDS: dict[str, int] = {
+    "zero": 0, "no": 0, "none": 0, "one": 1, "a single": 1, "single": 1, "two": 2, "both": 2,
+    "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "a pair of": 2, "a couple of": 2, "couple of": 2,
+}
+_ORDINAL_WORDS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+# Only count-like words are rewritten into digits; "no" and "both" stay words because they
+# carry other meaning ("no units", "both units") that the grammar reads directly.
+_REWRITE = {k: v for k, v in _NUMBER_WORDS.items() if k not in {"no", "none", "both", "single", "a single"}}
+_NUM_RE = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _REWRITE), key=len, reverse=True)) + r")\b", re.I)
+
+_QUOTE_CHARS = {
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
+    "\u2018": "'", "\u2019": "'", "\u2032": "'", "`": "'",
+}
+
+
+def plain_quotes(text: str) -> str:
+    """Curly quotes and backticks -> straight quotes."""
+    for src, dst in _QUOTE_CHARS.items():
+        text = text.replace(src, dst)
+    return text
+
+
+def words_to_digits(text: str) -> str:
+    """"four 1-Might Recruits" -> "4 1-Might Recruits"; "two targets" -> "2 targets"."""
+    return _NUM_RE.sub(lambda m: str(_REWRITE[m.group(1).lower()]), text)
+
+
+def number_of(word: str) -> int | None:
+    """A digit string or a number word as an int, else None."""
+    w = word.strip().lower()
+    if w.isdigit():
+        return int(w)
+    return _NUMBER_WORDS.get(w, _ORDINAL_WORDS.get(w))
+
+
+@dataclass(frozen=True)
+class Quoted:
+    text: str
+    start: int
+    end: int
+
+
+_DQ = re.compile(r'"([^"]{2,300})"')
+# Single-quoted ability text: an opening ' not inside a word, closing ' not followed by a letter.
+_SQ = re.compile(r"(?<![A-Za-z0-9])'([^']{3,300}?)'(?![A-Za-z])")
+
+
+def quoted_spans(text: str) -> list[Quoted]:
+    """Every quoted span (double quotes first, then single quotes outside them)."""
+    spans = [Quoted(m.group(1).strip(), m.start(), m.end()) for m in _DQ.finditer(text)]
+    taken = [(q.start, q.end) for q in spans]
+    for m in _SQ.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        inner = m.group(1).strip()
+        if " " in inner:  # a single quoted word is usually emphasis ('pick'), keep it anyway
+            spans.append(Quoted(inner, m.start(), m.end()))
+        else:
+            spans.append(Quoted(inner, m.start(), m.end()))
+    return sorted(spans, key=lambda q: q.start)
+
+
+def normalise(text: str) -> str:
+    """Straight quotes, collapsed whitespace, number words as digits."""
+    text = plain_quotes(text)
+    text = re.sub(r"\s+", " ", text).strip()
+    return words_to_digits(text)
+
+
+def fold(name: str) -> str:
+    """Case, punctuation and apostrophes forgiven: "Rek'Sai" == "reksai" == "Rek Sai"."""
+    return re.sub(r"[^a-z0-9]+", "", plain_quotes(name).lower())

