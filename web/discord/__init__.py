@@ -3,7 +3,7 @@
 from web.discord.commands import command_definitions
 from web.discord.handlers import BadInteraction, InteractionHandler, Outcome
 from web.discord.limits import truncate
-from web.discord.ratelimit import SlidingWindowLimiter
+from web.ratelimit import SlidingWindowLimiter
 from web.discord.register import RegistrationError, commands_url, register_commands
 from web.discord.render import answer_message, games_message, rule_message, text_message
 from web.discord.router import PATH, build_router

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ingest.settings import Settings
 from web.discord.handlers import BadInteraction, InteractionHandler
-from web.discord.ratelimit import SlidingWindowLimiter
+from web.ratelimit import SlidingWindowLimiter
 from web.discord.signature import (
     SIGNATURE_HEADER,
     TIMESTAMP_HEADER,
