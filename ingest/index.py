@@ -1,0 +1,374 @@
+"""The live index: rule lookup, suggestions, quote checks, search, cards.
+
+:func:`open_index` reads the ``arbiter_state`` pointer and loads every rule of the live
+build into memory (rules are small: the default corpus has 61, all of corpus-extra ~6,400),
+so lookups, children and suggestions never hit Chroma; dense search queries Chroma through
+the langchain-chroma vector store. One :class:`RuleIndex` per live build is cached per
+process; after an ingest swaps builds, the next :func:`open_index` returns a fresh one.
+
+Editions: when several documents of a game print the same number (the v1.3 full rules and
+the RUP4 excerpt), :meth:`RuleIndex.lookup` prefers the document with the newest
+``version`` (ISO dates compare as strings; an empty version is oldest; ties go to manifest
+order) and lists the others as ``editions``.
+
+Search (:meth:`RuleIndex.search`): ``dense`` (cosine over our embeddings, Chroma filtered
+by game), ``bm25`` (bm25s over the same chunk text, light stemming, English stop words)
+and ``hybrid`` = reciprocal rank fusion of both (score ``sum(w / (60 + rank))``, BM25
+weighted 2, dense 1: see :data:`RRF_WEIGHTS`). A rule number or anchor written in the query (``355.14``,
+``target.3.2``) that exists is looked up directly and ranked first (``via=["number"]``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import threading
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from ingest.cards import normalize_name
+from ingest.models import Card, DocumentInfo, GameInfo, Rule, SearchHit
+from ingest.numbers import NUMBER_PATTERN, distance, normalize_number
+from ingest.pipeline import chunk_text, rule_from_metadata
+from ingest.settings import Settings
+from ingest.store import State, client_for, get_collection, read_all, read_state
+
+if TYPE_CHECKING:
+    from chromadb.api import ClientAPI
+    from langchain_chroma import Chroma
+    from langchain_core.retrievers import BaseRetriever
+
+RRF_K = 60
+#: Reciprocal-rank-fusion weights. BM25 counts double: rule texts are short and
+#: term-precise, and on dev.jsonl BM25 alone ranks better than MiniLM alone.
+RRF_WEIGHTS = {"dense": 1.0, "bm25": 2.0}
+Mode = Literal["hybrid", "dense", "bm25"]
+
+
+class IndexMissing(RuntimeError):
+    """No ingested index for these settings; the message says to run ``arbiter ingest``."""
+
+
+class RuleLookup(BaseModel):
+    """A rule number resolved to its preferred edition, the other editions, its subrules."""
+
+    rule: Rule
+    editions: list[Rule] = Field(default_factory=list, description="Same number in other documents of the game, newest first.")
+    children: list[Rule] = Field(default_factory=list, description="Subrules (all descendants) in document order.")
+
+
+# --------------------------------------------------------------------------- bm25
+
+_STOP = frozenset(
+    ["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "has", "have", "i", "if", "in", "is", "it", "its", "me", "my", "of", "on", "or", "so", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "was", "were", "what", "when", "which", "who", "will", "with", "you", "your"]
+)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _stem(w: str) -> str:
+    for suf, rep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            return w[: len(w) - len(suf)] + rep
+    return w
+
+
+def bm25_tokens(text: str) -> list[str]:
+    text = text.lower().replace("\u2019", "'")
+    return [_stem(w) for w in _WORD.findall(text) if w not in _STOP]
+
+
+class _Bm25:
+    def __init__(self, rules: list[Rule]) -> None:
+        import bm25s
+
+        self.rules = rules
+        self.model = bm25s.BM25()
+        corpus = [bm25_tokens(chunk_text(r)) or ["_"] for r in rules]
+        self.model.index(corpus, show_progress=False)
+        self.vocab = set(self.model.vocab_dict)
+
+    def search(self, query: str, n: int) -> list[tuple[Rule, float]]:
+        toks = [t for t in bm25_tokens(query) if t in self.vocab]
+        if not toks or not self.rules:
+            return []
+        scores = self.model.get_scores(toks)
+        order = sorted(range(len(scores)), key=lambda i: -float(scores[i]))[:n]
+        return [(self.rules[i], float(scores[i])) for i in order if scores[i] > 0]
+
+
+# --------------------------------------------------------------------------- index
+
+
+class RuleIndex:
+    """Read-side API over one live build (see the module docstring)."""
+
+    def __init__(self, settings: Settings, client: ClientAPI, state: State) -> None:
+        self.settings = settings
+        self.client = client
+        self.state = state
+        coll = get_collection(client, state.rules_collection)
+        data = read_all(coll, ["metadatas"])
+        rules = [rule_from_metadata(m) for m in data["metadatas"]]
+        doc_pos = {d.id: i for i, d in enumerate(state.documents)}
+        rules.sort(key=lambda r: (doc_pos.get(r.doc, 1 << 30), r.order))
+        self._rules = rules
+        self._by_doc: dict[str, dict[str, Rule]] = {}
+        self._by_number: dict[str, list[Rule]] = {}
+        for r in rules:
+            self._by_doc.setdefault(r.doc, {})[normalize_number(r.number)] = r
+            self._by_number.setdefault(normalize_number(r.number), []).append(r)
+        self._docs = {d.id: d for d in state.documents}
+        self._bm25: dict[str | None, _Bm25] = {}
+        self._cards: dict[str, list[Card]] | None = None
+        self._vector_store: Chroma | None = None
+        self._lock = threading.Lock()
+
+    # ----------------------------------------------------------------- catalogue
+    def games(self) -> list[GameInfo]:
+        return [g.model_copy(deep=True) for g in self.state.games]
+
+    def documents(self) -> list[DocumentInfo]:
+        return [d.model_copy() for d in self.state.documents]
+
+    def rules(self, game: str | None = None, doc: str | None = None) -> list[Rule]:
+        return [r for r in self._rules if (game is None or r.game == game) and (doc is None or r.doc == doc)]
+
+    # ----------------------------------------------------------------- lookup
+    def get(self, doc: str, number: str) -> Rule | None:
+        return self._by_doc.get(doc, {}).get(normalize_number(number))
+
+    def _newest_first(self, rules: list[Rule]) -> list[Rule]:
+        pos = {d.id: i for i, d in enumerate(self.state.documents)}
+        # stable: newest version first, then manifest order
+        by_order = sorted(rules, key=lambda r: pos.get(r.doc, 0))
+        return sorted(by_order, key=lambda r: r.version, reverse=True)
+
+    def lookup(self, number: str, game: str | None = None) -> RuleLookup | None:
+        found = [r for r in self._by_number.get(normalize_number(number), []) if game is None or r.game == game]
+        if not found:
+            return None
+        ordered = self._newest_first(found)
+        best = ordered[0]
+        editions = [r for r in ordered[1:] if r.game == best.game]
+        return RuleLookup(rule=best, editions=editions, children=self.children(best))
+
+    def children(self, rule: Rule, deep: bool = True) -> list[Rule]:
+        """Subrules of ``rule`` in its document, in document order (all descendants by
+        default; ``deep=False`` for direct children only)."""
+        num = normalize_number(rule.number)
+        out = []
+        for r in self._by_doc.get(rule.doc, {}).values():
+            ps = [normalize_number(p) for p in r.parents]
+            if (ps[:1] == [num]) if not deep else (num in ps):
+                out.append(r)
+        return sorted(out, key=lambda r: r.order)
+
+    def suggest(self, number: str, game: str | None = None, n: int = 5) -> list[str]:
+        """Existing numbers nearest to ``number`` (shared prefix first, then numeric gap)."""
+        target = normalize_number(number)
+        pool = sorted({normalize_number(r.number) for r in self._rules if game is None or r.game == game})
+        if not pool:
+            return []
+        if re.match(r"^\d", target):
+            numeric = [p for p in pool if re.match(r"^\d", p)]
+            ranked = sorted(numeric, key=lambda p: (distance(target, p), p))
+            return ranked[:n]
+        return difflib.get_close_matches(target, pool, n=n, cutoff=0.3) or pool[:n]
+
+    def verify_quote(self, doc: str, number: str, quote: str) -> bool:
+        """True when the rule exists and ``quote`` is a verbatim substring of its text
+        (runs of whitespace compare equal)."""
+        rule = self.get(doc, number)
+        if rule is None or not quote or not quote.strip():
+            return False
+        if quote in rule.text:
+            return True
+        squash = lambda s: " ".join(s.split())
+        return squash(quote) in squash(rule.text)
+
+    # ----------------------------------------------------------------- search
+    @property
+    def vector_store(self) -> Chroma:
+        """The langchain-chroma vector store over the live rules collection."""
+        if self._vector_store is None:
+            from langchain_chroma import Chroma
+
+            from ingest.embedding import embeddings
+
+            self._vector_store = Chroma(
+                client=self.client,
+                collection_name=self.state.rules_collection,
+                embedding_function=embeddings(self.settings.embedding_model),
+            )
+        return self._vector_store
+
+    def embed_query(self, text: str) -> list[float]:
+        from ingest.embedding import embed_query
+
+        return embed_query(text, self.settings.embedding_model)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        from ingest.embedding import embed_documents
+
+        return embed_documents(texts, self.settings.embedding_model)
+
+    def _bm25_for(self, game: str | None) -> _Bm25:
+        with self._lock:
+            idx = self._bm25.get(game)
+            if idx is None:
+                idx = _Bm25(self.rules(game=game))
+                self._bm25[game] = idx
+            return idx
+
+    def _dense(self, query: str, game: str | None, n: int) -> list[tuple[Rule, float]]:
+        vec = self.embed_query(query)
+        where = {"game": game} if game else None
+        hits = self.vector_store.similarity_search_by_vector_with_relevance_scores(vec, k=n, filter=where)
+        out = []
+        for doc, dist in hits:
+            meta = doc.metadata
+            rule = self.get(str(meta.get("doc")), str(meta.get("rule")))
+            if rule is not None:
+                out.append((rule, 1.0 - float(dist)))
+        return out
+
+    def number_hits(self, query: str, game: str | None = None) -> list[Rule]:
+        """Rules whose number or anchor is written in the query, preferred editions."""
+        out: list[Rule] = []
+        for m in re.finditer(rf"(?<![\w.])({NUMBER_PATTERN}|[a-z][a-z0-9-]*\.\d+(?:\.\d+)*)(?![\w])", query.lower()):
+            found = self.lookup(m.group(1), game)
+            if found and found.rule not in out:
+                out.append(found.rule)
+        return out
+
+    def search(self, query: str, game: str | None = None, k: int = 5, mode: Mode = "hybrid") -> list[SearchHit]:
+        if mode not in ("hybrid", "dense", "bm25"):
+            raise ValueError(f"unknown search mode {mode!r}")
+        query = query.strip()
+        if not query or k <= 0:
+            return []
+        n = max(50, k * 10)
+        fused: dict[str, float] = {}
+        via: dict[str, list[str]] = {}
+        rules: dict[str, Rule] = {}
+        lists: list[tuple[str, list[tuple[Rule, float]]]] = []
+        if mode in ("hybrid", "dense"):
+            lists.append(("dense", self._dense(query, game, n)))
+        if mode in ("hybrid", "bm25"):
+            lists.append(("bm25", self._bm25_for(game).search(query, n)))
+        for name, hits in lists:
+            for rank, (rule, raw) in enumerate(hits, start=1):
+                key = rule.key
+                rules[key] = rule
+                fused[key] = fused.get(key, 0.0) + (RRF_WEIGHTS[name] / (RRF_K + rank) if mode == "hybrid" else raw)
+                via.setdefault(key, []).append(name)
+        ranked = sorted(fused, key=lambda key: -fused[key])
+        out = [SearchHit(rule=rules[key], score=fused[key], via=via[key]) for key in ranked]
+        direct = self.number_hits(query, game)
+        if direct:
+            top = max((h.score for h in out), default=0.0) + 1.0
+            keys = {r.key for r in direct}
+            out = [
+                SearchHit(rule=r, score=top - i * 1e-6, via=["number", *via.get(r.key, [])])
+                for i, r in enumerate(direct)
+            ] + [h for h in out if h.rule.key not in keys]
+        return out[:k]
+
+    def retriever(self, game: str | None = None, k: int = 5, mode: Mode = "hybrid") -> BaseRetriever:
+        """A LangChain retriever: ``Document(page_content=rule text, metadata={doc, game,
+        rule, parent, version, heading, title, score, via})``. ``mode="dense"`` is the plain
+        langchain-chroma ``VectorStoreRetriever``; the default fuses it with BM25."""
+        if mode == "dense":
+            kwargs: dict[str, Any] = {"k": k}
+            if game:
+                kwargs["filter"] = {"game": game}
+            return self.vector_store.as_retriever(search_kwargs=kwargs)
+        from ingest.retrieval import RuleRetriever
+
+        return RuleRetriever(index=self, game=game, k=k, mode=mode)
+
+    # ----------------------------------------------------------------- cards
+    def _load_cards(self) -> dict[str, list[Card]]:
+        with self._lock:
+            if self._cards is None:
+                cards: dict[str, list[Card]] = {}
+                if self.state.cards_collection:
+                    data = read_all(get_collection(self.client, self.state.cards_collection), ["documents"])
+                    for doc in data["documents"]:
+                        for obj in json.loads(doc):
+                            card = Card.model_validate(obj)
+                            cards.setdefault(normalize_name(card.name), []).append(card)
+                self._cards = cards
+            return self._cards
+
+    def card(self, name: str, game: str | None = None) -> Card | None:
+        """Exact name lookup (case, punctuation, apostrophes forgiven); the printing with
+        ability text wins over a textless one."""
+        found = [c for c in self._load_cards().get(normalize_name(name), []) if game is None or c.game == game]
+        if not found:
+            return None
+        return next((c for c in found if c.text), found[0])
+
+    def card_names(self, game: str | None = None) -> list[str]:
+        names = {c.name for cs in self._load_cards().values() for c in cs if game is None or c.game == game}
+        return sorted(names)
+
+
+# --------------------------------------------------------------------------- opening
+
+_OPEN: dict[tuple[str, str], RuleIndex] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _client_key(settings: Settings) -> str:
+    return settings.chroma_url or str(settings.index_dir)
+
+
+def open_index(settings: Settings) -> RuleIndex:
+    """The live index for ``settings``; raises :class:`IndexMissing` when nothing is ingested."""
+    client = client_for(settings, create=False)
+    state = read_state(client) if client is not None else None
+    if state is None:
+        where = settings.chroma_url or str(settings.index_dir)
+        raise IndexMissing(f"no rules index at {where}: run `arbiter ingest` first")
+    key = (_client_key(settings), state.build)
+    with _OPEN_LOCK:
+        idx = _OPEN.get(key)
+        if idx is None:
+            for old in [k for k in _OPEN if k[0] == key[0]]:
+                del _OPEN[old]
+            assert client is not None
+            idx = RuleIndex(settings, client, state)
+            _OPEN[key] = idx
+    return idx
+
+
+def forget_index(settings: Settings) -> None:
+    with _OPEN_LOCK:
+        for k in [k for k in _OPEN if k[0] == _client_key(settings)]:
+            del _OPEN[k]
+
+
+def index_is_stale(settings: Settings) -> bool:
+    """True when nothing is ingested or the configured corpus changed since the last ingest
+    (files, manifest entries, parser or model). Loads no model."""
+    from ingest.manifest import CorpusError, cards_fingerprint, doc_fingerprint, resolve_corpus
+    from ingest.pipeline import PARSER_VERSION, _games_fingerprint
+
+    try:
+        client = client_for(settings, create=False)
+        state = read_state(client) if client is not None else None
+    except Exception:
+        return True
+    if state is None or state.model != settings.embedding_model:
+        return True
+    try:
+        corpus = resolve_corpus(list(settings.corpus))
+    except CorpusError:
+        return True
+    fps = {d.id: doc_fingerprint(d, PARSER_VERSION, settings.embedding_model) for d in corpus.documents}
+    fps["__games__"] = _games_fingerprint(corpus)
+    cfps = {c.key: cards_fingerprint(c, PARSER_VERSION) for c in corpus.cards}
+    return fps != state.doc_fingerprints or cfps != state.card_fingerprints

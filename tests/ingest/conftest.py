@@ -1,0 +1,144 @@
+"""Fixtures for the ingest tests.
+
+Shared with tests/conftest.py: ``shared_dir``, ``default_settings`` and ``default_index``
+(the default corpus ingested once per session with the real model and embedded Chroma).
+Here: ``make_settings`` (a fresh index folder), ``corpus_copy`` (the default corpus copied to
+a tmp folder so tests may edit it), ``fake_embed`` (a deterministic bag-of-words embedder
+behind the ``embed=`` seam, for tests about storage rather than semantics) and
+``chroma_server`` (a real ``chroma run`` on a free port).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+# tests/ingest (no __init__.py) shadows the real `ingest` package as a namespace package
+# unless the repo root is on sys.path (a regular package beats namespace portions).
+# pyproject's `pythonpath = ["."]` would do this for every area; until then, fix it here.
+_ROOT = str(Path(__file__).resolve().parents[2])
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+if getattr(sys.modules.get("ingest"), "__file__", None) is None:
+    sys.modules.pop("ingest", None)
+
+from ingest.settings import REPO_ROOT, Settings
+
+DIM = 384
+
+
+def _fake_vector(text: str) -> list[float]:
+    vec = [0.0] * DIM
+    for word in re.findall(r"[a-z0-9]+", text.lower()):
+        h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=4).digest(), "big")
+        vec[h % DIM] += 1.0
+    norm = math.sqrt(sum(v * v for v in vec)) or 1.0
+    return [v / norm for v in vec]
+
+
+class CountingEmbedder:
+    """Embeds with ``inner`` and records how many texts it was asked for."""
+
+    def __init__(self, inner: Callable[[list[str]], list[list[float]]] | None = None,
+                 fail_after: int | None = None) -> None:
+        self.inner = inner or (lambda texts: [_fake_vector(t) for t in texts])
+        self.calls = 0
+        self.texts: list[str] = []
+        self.fail_after = fail_after
+
+    def __call__(self, texts: list[str]) -> list[list[float]]:
+        if self.fail_after is not None and self.calls >= self.fail_after:
+            raise KeyboardInterrupt("simulated interruption mid-ingest")
+        self.calls += 1
+        self.texts.extend(texts)
+        return self.inner(texts)
+
+
+@pytest.fixture
+def embedder_class() -> type[CountingEmbedder]:
+    return CountingEmbedder
+
+
+@pytest.fixture
+def fake_embed() -> CountingEmbedder:
+    return CountingEmbedder()
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path) -> Callable[..., Settings]:
+    counter = iter(range(1000))
+
+    def make(corpus: list[Path] | None = None, **kw: object) -> Settings:
+        base = tmp_path / f"idx{next(counter)}"
+        return Settings(corpus=corpus or [], index_dir=base, db_path=base / "db.sqlite3", **kw)
+
+    return make
+
+
+@pytest.fixture
+def corpus_copy(tmp_path: Path, shared_dir: Path) -> Path:
+    dest = tmp_path / "corpus"
+    shutil.copytree(shared_dir / "corpus", dest)
+    for f in dest.iterdir():
+        f.chmod(0o644)
+    dest.chmod(0o755)
+    return dest
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Chroma server (``chroma run``) on a free local port; yields its URL."""
+    exe = REPO_ROOT / ".venv" / "bin" / "chroma"
+    if not exe.exists():
+        found = shutil.which("chroma")
+        if not found:
+            pytest.fail("the chroma CLI is missing (.venv/bin/chroma)")
+        exe = Path(found)
+    port = _free_port()
+    path = tmp_path_factory.mktemp("chroma-server")
+    log = open(path / "server.log", "wb")
+    env = {**os.environ, "RUST_LOG": "warn", "ANONYMIZED_TELEMETRY": "False"}
+    proc = subprocess.Popen(
+        [str(exe), "run", "--path", str(path / "data"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=log, stderr=subprocess.STDOUT, env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"chroma run exited with {proc.returncode}: {(path / 'server.log').read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{url}/api/v2/heartbeat", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("chroma run did not answer its heartbeat within 60 s")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
