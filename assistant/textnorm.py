@@ -18,7 +18,7 @@ _ORDINAL_WORDS: dict[str, int] = {"first": 1, "second": 2, "third": 3, "fourth":
 # Only count-like words are rewritten into digits; "no" and "both" stay words because they
 # carry other meaning ("no units", "both units") that the grammar reads directly.
 _REWRITE = {k: v for k, v in _NUMBER_WORDS.items() if k not in {"no", "none", "both", "single", "a single"}}
-_NUM_RE = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _REWRITE), key=len, reverse=True)) + r")\b", re.I)
+_NUM_RE = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _REWRITE), key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 _QUOTE_CHARS = {
     "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',

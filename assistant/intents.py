@@ -1,0 +1,159 @@
+"""Question kinds: a grammar of question forms (with synonyms) and, behind it, the embedding
+model mapping other wordings onto the same kinds through exemplar sentences written from
+the rules. Below the confidence threshold the kind is unknown (the answer abstains)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+# Ordered: the first matching form wins (more specific forms first).
+FORMS: list[tuple[str, str]] = [
+    ("targets_to_drop", r"\bhow many\b.*\b(?:drop|lose|remove|cease|stop|give up|discard|shed|release|let go)"
+                        r"|\bhow many\b.*\btargets?\b.*\b(?:must|have to|need to|should)\b"),
+    ("is_mandatory", r"\bmandatory\b|\bmust (?:it|the unit|that unit|they) (?:go|be played|enter)\b"
+                     r"|\b(?:required|forced|obliged|have) to (?:play|put) (?:it|the unit)\b"
+                     r"|\bmust (?:i|you|they|the player) (?:play|put) (?:it|the unit)\b|\bobligat"),
+    ("portion_reassigned", r"\bre-?distribut|\breassign|\bre-?allocat|\bshift(?:ed)? to (?:another|the other)"
+                           r"|\bmove(?:d)? to (?:another|the other|a different) target"),
+    ("can_change", r"\b(?:change|changed|alter|altered|switch|switched|swap|swapped|redirect|revise|revised|modif(?:y|ied))\b"
+                   r".*\b(?:targets?|choices?|chosen)\b|\b(?:targets?|choices?)\b.*\b(?:changed|altered|switched|swapped|revised|redirected)\b"),
+    ("effect_performed", r"\b(?:still|yet)\b.*\b(?:performed|happen|happens|resolve|resolves|done|carried out|gain)\b.*"
+                         r"|\buntargeted\b.*\b(?:performed|happen|resolve|done|carried out)\b"),
+    ("add_target", r"\b(?:add|adding|include|including|recruit|take on|bring in|choose|pick|select)\b.*\b(?:new|extra|additional|another|more|fresh)\b.*\b(?:targets?|units?|enem(?:y|ies))\b"
+                   r"|\b(?:new|extra|additional|fresh)\b\s+(?:targets?|units?|enemy units?)\b.*\b(?:resolution|resolves|later|after)"),
+    ("choice_timing", r"\b(?:chosen|made|announced|decided|picked|selected|declared|locked in|determined|set|assigned|fixed|choose|decide|announce|pick)\b"
+                      r"[^?]*\b(?:at|during|on|when|as|upon|before|while)\b[^?]*\b(?:resolution|resolves?|resolving|played|plays?|playing|cast|finali[sz]\w*|enters?|queue|put on|chain)\b"
+                      r"|\bwhen (?:is|are|do|does)\b.*\b(?:chosen|made|announced|decided|picked|selected|declared|choose|decide|announce)\b"),
+    ("affected", r"\b(?:still )?(?:affected|hit|damaged|killed|stunned)\b.*\?|\bdoes .* still (?:affect|hit)\b"),
+    ("legal_subset", r"\bkeep\b.*\btargets?\b|\bconcentrat|\bkill (?:all|both|the|only|just|each|every|\d)\b"
+                     r"|\b(?:drop|remove|discard|shed) (?:\d+|all but one|some) targets?\b.*\b(?:to|so)\b"),
+    ("legal_targets", r"\b(?:fill|occupy|take up|use)\b.*\b(?:two|2|both|multiple|more than one|several)\b.*\b(?:target )?slots?\b"
+                      r"|\bsame (?:object|target|unit|card|player)\b.*\b(?:twice|two|2|both|more than one)\b"
+                      r"|\b(?:choose|pick|select|name)\s+(?:0|zero|no)\s*(?:targets?)?\b"
+                      r"|\b(?:choose|pick|select|target)\s+\d+\s+(?:enemy |opposing |different )?(?:units?|targets?|enem(?:y|ies))\b"),
+    ("needs_target", r"\b(?:need|needs|require|requires|required)\b\s+(?:a|any|at least one|an?)?\s*(?:valid |legal )?target"),
+    ("valid_target", r"\b(?:is|are|be|remain|still|count as)\b(?:(?! with )[^?])*\b(?:valid|legal|eligible|allowed|permissible|acceptable)\s+(?:target|choice)\b|\bcan (?:it|they|that|this|the \w+) be targeted\b"),
+    ("can_play", r"\bcan (?:\w+[- ]?){1,5}?\b(?:play|cast|use|activate|initiate|trigger|put|make|perform|resolve)\b"
+                 r"|\b(?:be|get) (?:played|cast|used|activated|initiated|put on|placed|triggered)\b"
+                 r"|\benters?\b.*\bqueue\b|\b(?:go|goes|get|gets|put|placed) (?:on(?:to)?|in(?:to)?) the (?:chain|queue|trigger queue)\b"
+                 r"|\b(?:legal|allowed|possible|permitted|able) to (?:play|cast|use|initiate|make)\b"),
+    ("is_target", r"\btarget(?:s|ed|ing)?\b|\bcount as (?:a )?target\b|\bchoose any targets\b"),
+]
+_COMPILED = [(k, re.compile(p, re.IGNORECASE)) for k, p in FORMS]
+
+# Exemplars in our own words, from the rules (not from any evaluation set).
+EXEMPLARS: dict[str, list[str]] = {
+    "is_target": [
+        "Is the unit targeted by this spell?", "Does this effect target the battlefield?",
+        "Is that player a target of the ability?", "Would the chosen card be considered targeted?",
+        "Does the spell pick its victims as targets?", "Is the legend a target here?",
+    ],
+    "valid_target": [
+        "Is this minion a legal target for the event?", "Can the villain be chosen for this effect?",
+        "Is the character an acceptable choice for the ability?", "Is it a valid choice for that effect?",
+    ],
+    "needs_target": [
+        "Does the ability require a target to be used?", "Is a target necessary for this card?",
+    ],
+    "can_play": [
+        "Am I allowed to play this spell?", "Can the ability be initiated right now?",
+        "Is it possible to cast it with no targets?", "Can this ability go on the chain?",
+        "Will the ability be placed into the Trigger Queue?", "Can I use the card in this situation?",
+    ],
+    "targets_to_drop": [
+        "How many targets do I have to give up?", "What number of targets must be removed?",
+    ],
+    "legal_subset": [
+        "Am I able to keep all of my targets?", "Can the spell kill these two units?",
+        "Is it legal to concentrate the damage on one target?",
+    ],
+    "legal_targets": [
+        "Can the same object be chosen for two slots?", "Am I allowed to choose nothing at all?",
+    ],
+    "add_target": [
+        "Can I add a fresh target when it resolves?", "May I bring in another unit later?",
+    ],
+    "choice_timing": [
+        "When is the split of damage decided?", "At what point is the destination selected?",
+        "Is the decision made when the spell resolves?", "Is this decided as the card is played?",
+    ],
+    "can_change": [
+        "Can I switch the targets later?", "Are the choices allowed to be revised afterwards?",
+    ],
+    "is_mandatory": [
+        "Am I forced to play the unit to that place?", "Is that instruction a requirement I must follow?",
+    ],
+    "effect_performed": [
+        "Does the rest of the ability still happen?", "Is the other instruction carried out anyway?",
+    ],
+    "affected": [
+        "Does the remaining target still get hit?", "Is the last legal target affected by it?",
+    ],
+    "portion_reassigned": [
+        "Does the damage meant for the illegal target go to another target instead?",
+    ],
+}
+
+
+@dataclass(frozen=True)
+class KindGuess:
+    kind: str | None
+    confidence: float
+    because: str
+    via: str
+
+
+def _cos(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b))
+    na = math.sqrt(sum(x * x for x in a)) or 1.0
+    nb = math.sqrt(sum(y * y for y in b)) or 1.0
+    return dot / (na * nb)
+
+
+class KindClassifier:
+    """Grammar first; the embedding model for wordings the grammar does not know."""
+
+    def __init__(
+        self,
+        embed_query: Callable[[str], list[float]] | None = None,
+        embed_documents: Callable[[list[str]], list[list[float]]] | None = None,
+        threshold: float = 0.62,
+    ) -> None:
+        self._embed_query = embed_query
+        self._embed_documents = embed_documents
+        self.threshold = threshold
+        self._vectors: list[tuple[str, str, list[float]]] | None = None
+
+    def _exemplar_vectors(self) -> list[tuple[str, str, list[float]]]:
+        if self._vectors is None:
+            assert self._embed_documents is not None
+            pairs = [(k, s) for k, ss in EXEMPLARS.items() for s in ss]
+            vecs = self._embed_documents([s for _, s in pairs])
+            self._vectors = [(k, s, v) for (k, s), v in zip(pairs, vecs)]
+        return self._vectors
+
+    def grammar(self, text: str) -> KindGuess | None:
+        for kind, rx in _COMPILED:
+            m = rx.search(text)
+            if m:
+                return KindGuess(kind, 0.9, m.group(0), "grammar")
+        return None
+
+    def classify(self, text: str) -> KindGuess:
+        # The asking sentence decides the kind; earlier sentences describe the situation.
+        parts = [p for p in re.split(r"(?<=[.;:!])\s+|;\s*|\s+-\s+", text.strip()) if p.strip()]
+        g = self.grammar(parts[-1]) if len(parts) > 1 else None
+        g = g or self.grammar(text)
+        if g is not None:
+            return g
+        if self._embed_query is None or self._embed_documents is None:
+            return KindGuess(None, 0.0, "", "none")
+        q = self._embed_query(text)
+        scored = sorted(((_cos(q, v), k, s) for k, s, v in self._exemplar_vectors()), reverse=True)
+        best, kind, sent = scored[0]
+        if best < self.threshold:
+            return KindGuess(None, best, sent, "embedding")
+        return KindGuess(kind, best, f"close to {sent!r}", "embedding")

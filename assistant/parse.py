@@ -1,0 +1,836 @@
+"""Question -> engine scenario. The parse is inspectable: every part records the words that
+produced it (``because``), which ``arbiter ask --explain`` prints.
+
+Order: the ability (a named card or known example, quoted text, or a described ability),
+the question kind (:mod:`assistant.intents`), then the situation (objects, stats, what
+happened before resolution) and the engine question. Anything the parse cannot fill with
+confidence makes it fail, and the answer abstains."""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.abilities import NUM, parse_ability
+from assistant.intents import KindClassifier
+from assistant.known import KNOWN, KnownAbility
+from assistant.textnorm import fold, normalise, number_of, quoted_spans
+
+
+class ParseFailure(Exception):
+    """The question could not be turned into a scenario with confidence."""
+
+
+@dataclass
+class Parse:
+    game: str
+    kind: str
+    scenario: dict[str, Any] | None = None
+    # Several scenarios whose engine verdicts combine ("does it choose ANY targets?").
+    alternatives: list[dict[str, Any]] = field(default_factory=list)
+    combine: str = "single"  # single | any | invert
+    because: list[tuple[str, str]] = field(default_factory=list)
+    confidence: float = 0.0
+    ability_name: str | None = None
+
+
+def _n(word: str | None, default: int | None = None) -> int | None:
+    if word is None:
+        return default
+    v = number_of(word)
+    return default if v is None else v
+
+
+# ------------------------------------------------------------------ ability sources
+
+_DESCRIBED: list[tuple[str, str, str]] = [
+    (r"\bonly (?:identifies|names|mentions|refers to) (?:game )?objects\b", "Choose a game object", "ability"),
+    # (pattern in the question, ability text in the grammar's words, ability kind)
+    (r"\bnext (?:event|card|spell) you play\b", "future", "event"),
+    (r"\b(?:hidden )?hand\b.*\b(?:chosen|choose|pick)|\b(?:chosen|choose|picked)\b.*\bhand\b", "hand", "spell"),
+    (r"\bpick\b", "Pick a unit", "spell"),
+    (r"\bbasic (?:attack|thwart|power)\b|\bmake an? (?:attack|thwart)\b", "basic", "basic_power"),
+    (r"\battack[- ]label", "Attack an enemy", "event"),
+    (r"\bthwart(?:[- ]label\w*)? (?:ability|effect|card|event)\b|\bthwart[- ]label", "Thwart a scheme", "event"),
+    (r"\b(?:damage|damaging) (?:effect|ability|event|card|spell)\b", "Deal 3 damage to a minion", "event"),
+    (r"\bheals? and readies\b|\bheals? and ready\b", "Heal a character. Ready that character.", "event"),
+    (r"\breadies\b|\bready a character\b", "Ready a character", "event"),
+    (r"\bsearch", "Search your deck", "event"),
+    (r"\bdraws?\b", "Draw 1 card", "event"),
+]
+
+
+@dataclass
+class AbilityPick:
+    ability: dict[str, Any]
+    because: list[tuple[str, str]]
+    name: str | None = None
+    game: str | None = None
+    quoted: str | None = None
+
+
+def _known(text: str) -> KnownAbility | None:
+    f = fold(text)
+    for k in KNOWN:
+        for n in (k.name, *k.aliases, k.name.split(",")[0]):
+            if fold(n) and fold(n) in f:
+                return k
+    return None
+
+
+def _apply_patch(ability: dict[str, Any], patch: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    out = copy.deepcopy(ability)
+    for eff in out["effects"]:
+        eff.update(copy.deepcopy(patch.get(eff["id"], {})))
+    return out
+
+
+class Parser:
+    """Stateless per question; holds the classifier and the card-name table."""
+
+    def __init__(self, classifier: KindClassifier, card_lookup: Any = None) -> None:
+        self.classifier = classifier
+        self.card_lookup = card_lookup  # callable(name) -> (name, game, text) | None
+
+    # .............................................................. the ability
+    def ability(self, q: str, outside: str) -> AbilityPick | None:
+        known = _known(q)
+        if known is not None:
+            pa = parse_ability(known.text, known.kind)
+            if pa is not None:
+                ab = _apply_patch(pa.ability, known.patch)
+                ab["name"] = known.name
+                return AbilityPick(ab, [("ability", f"known example {known.name}")] + pa.because,
+                                   known.name, known.game)
+        if self.card_lookup is not None:
+            hit = self.card_lookup(q)
+            if hit is not None:
+                name, game, text = hit
+                pa = parse_ability(text)
+                if pa is not None:
+                    pa.ability["name"] = name
+                    return AbilityPick(pa.ability, [("ability", f"card {name}")] + pa.because, name, game)
+        for qs in quoted_spans(q):
+            if qs.text.lower() in {"pick", "may", "choose", "target"}:
+                continue
+            pa = parse_ability(qs.text)
+            if pa is not None:
+                return AbilityPick(pa.ability, [("ability", f'"{qs.text}"')] + pa.because, quoted=qs.text)
+        said = re.search(r"\b(?:says|reads|that says|saying|with the text|text is)\s+(?P<t>[^.?!]+)", outside, re.IGNORECASE)
+        if said:
+            pa = parse_ability(said.group("t"))
+            if pa is not None:
+                return AbilityPick(pa.ability, [("ability", said.group(0))] + pa.because)
+        req = re.search(rf"\brequires? (?P<n>{NUM}|an?) target (?P<noun>units?|minions?|enem(?:y|ies)|characters?|players?)", outside, re.IGNORECASE)
+        if req:
+            n = req.group("n")
+            text = f"Kill {n if n.lower() not in {'a', 'an'} else 'a'} {req.group('noun')}"
+            pa = parse_ability(text)
+            if pa is not None:
+                return AbilityPick(pa.ability, [("ability", req.group(0))] + pa.because)
+        for rx, text, kind in _DESCRIBED:
+            m = re.search(rx, outside, re.IGNORECASE) or re.search(rx, q, re.IGNORECASE)
+            if not m:
+                continue
+            if text == "future":
+                ab = {"kind": kind, "text": m.group(0), "effects": [
+                    {"id": "e1", "action": "buff", "text": m.group(0), "selection": {"kind": "future", "pool": {"types": ["event"]}}}]}
+                return AbilityPick(ab, [("ability", m.group(0)), ("e1.selection=future", m.group(0))])
+            if text == "hand":
+                ab = {"kind": "spell", "text": m.group(0), "effects": [
+                    {"id": "e1", "action": "discard", "text": m.group(0),
+                     "selection": {"kind": "choose", "pool": {"types": ["card"], "zone": "hand", "controller": "opponent"}}}]}
+                return AbilityPick(ab, [("ability", m.group(0)), ("e1.pool.zone=hand", m.group(0))])
+            if text == "basic":
+                label = "thwart" if "thwart" in m.group(0).lower() else "attack"
+                stat = {"attack": "atk", "thwart": "thw"}[label]
+                target = "Thwart a scheme" if label == "thwart" else "Attack an enemy"
+                pa = parse_ability(target, kind)
+                assert pa is not None
+                pa.ability.update(labels=[label], uses_stat=stat, source="hero1")
+                return AbilityPick(pa.ability, [("ability", m.group(0)), ("uses_stat", stat)] + pa.because)
+            pa = parse_ability(text, kind)
+            if pa is not None:
+                if "attack" in text.lower():
+                    pa.ability["labels"] = ["attack"]
+                if "thwart" in text.lower():
+                    pa.ability["labels"] = ["thwart"]
+                return AbilityPick(pa.ability, [("ability", m.group(0))] + pa.because)
+        return None
+
+
+# ------------------------------------------------------------------ situation helpers
+
+_RESTRICTIONS = [
+    (r"can(?:no|')t take damage|cannot be damaged|can't be damaged|immune to damage", "cannot_take_damage"),
+    (r"can(?:no|')t be attacked|cannot be attacked|unattackable", "cannot_be_attacked"),
+    (r"can(?:no|')t be thwarted|cannot be thwarted", "cannot_be_thwarted"),
+    (r"can(?:no|')t (?:be )?ready|cannot (?:be )?ready|can't be readied|cannot be readied", "cannot_ready"),
+    (r"can(?:no|')t be stunned", "cannot_be_stunned"),
+    (r"prevent(?:ed)?|will be blocked", "damage_prevented"),
+    (r"can(?:no|')t be targeted|untargetable", "cannot_be_targeted"),
+]
+_TYPE_WORDS = [
+    (r"\bminions?\b", "minion"), (r"\bvillains?\b", "villain"), (r"\bheroe?s?\b", "hero"),
+    (r"\ball(?:y|ies)\b", "ally"), (r"\bcharacters?\b", "ally"), (r"\benem(?:y|ies)\b", "minion"),
+    (r"\bschemes?\b", "side_scheme"), (r"\blegends?\b", "legend"), (r"\bunits?\b", "unit"),
+    (r"\bplayers?\b", "player"), (r"\bcards?\b", "card"),
+]
+
+
+def _object_type(effect: dict[str, Any], game_default: str = "game_object") -> str:
+    pool = effect.get("selection", {}).get("pool", {})
+    types = pool.get("types") or []
+    traits = pool.get("traits") or []
+    if "enemy" in traits + types:
+        return "minion"
+    if "character" in traits + types:
+        return "ally"
+    if types:
+        t = types[0]
+        return {"scheme": "side_scheme"}.get(t, t)
+    return game_default
+
+
+def _controller_for(effect: dict[str, Any]) -> str:
+    c = effect.get("selection", {}).get("pool", {}).get("controller", "any")
+    return "you" if c == "you" else "opp"
+
+
+def _first_choose(ability: dict[str, Any]) -> dict[str, Any] | None:
+    for e in ability["effects"]:
+        if e.get("selection", {}).get("kind", "choose") == "choose":
+            return e
+    return None
+
+
+def _split_effect(ability: dict[str, Any]) -> dict[str, Any] | None:
+    for e in ability["effects"]:
+        if e.get("selection", {}).get("divides_amount") or e.get("selection", {}).get("group"):
+            return e
+    return None
+
+
+def _mights(q: str) -> list[int]:
+    return [int(x) for x in re.findall(r"\b(\d+)[- ]?Might\b", q, re.IGNORECASE)]
+
+
+@dataclass
+class World:
+    """Objects the parse creates, as engine dicts."""
+
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    locations: list[dict[str, Any]] = field(default_factory=list)
+    zones: list[dict[str, Any]] = field(default_factory=list)
+    crisis: int = 0
+    players: list[dict[str, Any]] = field(default_factory=lambda: [{"id": "you"}, {"id": "opp"}])
+
+    def add(self, prefix: str, type_: str, controller: str = "opp", **kw: Any) -> str:
+        oid = f"{prefix}{sum(1 for o in self.objects if o['id'].startswith(prefix)) + 1}"
+        obj: dict[str, Any] = {"id": oid, "type": type_, "controller": controller}
+        obj.update(kw)
+        self.objects.append(obj)
+        return oid
+
+    def battlefield(self) -> str:
+        if not self.locations:
+            self.locations.append({"id": "bf1", "kind": "battlefield"})
+        return self.locations[0]["id"]
+
+    def state(self) -> dict[str, Any]:
+        return {"players": self.players, "objects": self.objects, "zones": self.zones,
+                "locations": self.locations, "crisis_icons": self.crisis}
+
+
+def _candidates(w: World, effect: dict[str, Any], n: int, stats: list[dict[str, int]] | None = None,
+                restrictions: list[str] | None = None) -> list[str]:
+    """``n`` objects that fit the effect's pool."""
+    t = _object_type(effect)
+    if t == "player":
+        return ["opp", "you"][:n]
+    pool = effect.get("selection", {}).get("pool", {})
+    kw: dict[str, Any] = {}
+    if pool.get("location") or t == "unit":
+        kw.update(zone="battlefield", location=w.battlefield())
+    ids = []
+    for i in range(n):
+        extra = dict(kw)
+        if stats:
+            extra["stats"] = stats[i] if i < len(stats) else stats[-1]
+        if restrictions:
+            extra["restrictions"] = restrictions
+        ids.append(w.add("o", t, _controller_for(effect), **extra))
+    return ids
+
+
+# ------------------------------------------------------------------ the parse
+
+
+def _outside_quotes(q: str) -> str:
+    return re.sub(r'"[^"]*"', " ", q)
+
+
+_ASK = re.compile(r"\b(?:can|could|may|might i|is|are|does|do|must|will|would|should|am i)\b(?![^?]*[.;]\s)", re.IGNORECASE)
+
+
+def ask_clause(text: str) -> str:
+    """The sentence that asks (the last one): "X happened; Y changed. Can I ...?" -> "Can I ...?"."""
+    parts = re.split(r"(?<=[.;:!])\s+|;\s*|\s+-\s+", text.strip())
+    parts = [p for p in parts if p.strip()]
+    return parts[-1] if parts else text
+
+
+def _scn(game: str, ability: dict[str, Any], w: World, question: dict[str, Any],
+         timeline: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"schema_version": 1, "game": game, "ability": ability, "state": w.state(),
+            "timeline": timeline or {}, "question": question}
+
+
+def _generic(kind: str = "spell", text: str = "Kill a unit") -> dict[str, Any]:
+    pa = parse_ability(text, kind)
+    assert pa is not None
+    return pa.ability
+
+
+class _Builder:
+    def __init__(self, q: str, game: str, pick: AbilityPick | None, kind: str) -> None:
+        self.q = q
+        self.out = _outside_quotes(q)
+        self.low = self.out.lower()
+        self.game = game
+        self.pick = pick
+        self.kind = kind
+        self.because: list[tuple[str, str]] = list(pick.because) if pick else []
+
+    def need_ability(self) -> dict[str, Any]:
+        if self.pick is None:
+            raise ParseFailure("I could not tell which ability or card the question is about.")
+        return self.pick.ability
+
+    def note(self, part: str, words: str) -> None:
+        self.because.append((part, words))
+
+    # ....................................................................
+    def is_target(self) -> Parse:
+        low = self.low
+        if self.pick is None:
+            kind = "activated" if "activated" in low else "triggered" if "triggered" in low else "spell"
+            ability = _generic(kind)
+            self.note("ability", f"a generic {kind} ability")
+        else:
+            ability = self.need_ability()
+        w = World()
+        e1 = ability["effects"][0]
+        tl: dict[str, Any] = {}
+        if re.search(r"\bitself\b|\bits? own ability\b|\bthe (?:spell|ability) itself\b", low) and "source" not in low:
+            self.note("question.part=ability", "itself")
+            return self._one(ability, w, {"kind": "is_target", "effect": e1["id"], "part": "ability"})
+        if re.search(r"\b(?:own )?source\b|\bcard (?:it|that) comes from\b|\bcreated it\b", low):
+            self.note("question.part=source", "source")
+            ability["source"] = w.add("src", "unit", "you", zone="battlefield", location=w.battlefield())
+            return self._one(ability, w, {"kind": "is_target", "effect": e1["id"], "part": "source"})
+        m = re.search(r"\bonly (?:1|one|a single) (?:(?:enemy|friendly|legal) )?(?:unit|minion|target|object|option)|"
+                      r"\b(?:just|only) 1 (?:legal )?(?:option|choice|unit|target)\b|\bsole (?:unit|target|option)\b", low)
+        if m:
+            eff = _first_choose(ability) or e1
+            oid = _candidates(w, eff, 1)[0]
+            self.note("state: one legal object", m.group(0))
+            return self._one(ability, w, {"kind": "is_target", "effect": eff["id"], "object": oid})
+        if re.search(r"\bdecline\b|\bchoose not to\b|\bdon't (?:stun|kill|do)\b|\bnot to (?:stun|kill|do)\b", low):
+            tl = {"resolution": {"perform_optional": False}}
+            self.note("timeline.perform_optional=false", "decline")
+        if re.search(r"\ba player\b|\bplayers\b", low) and not any(_object_type(e) == "player" or e.get("action") == "draw" for e in ability["effects"]):
+            _candidates(w, e1, 1)
+            self.note("question: a player as a target of an ability that does not name players", "a player")
+            return self._one(ability, w, {"kind": "valid_target", "effect": e1["id"], "object": "opp"})
+        # Which part is asked about.
+        eff, part = self._subject(ability)
+        if eff is None:
+            # "does it choose any targets?" / "does it target?": any part targeted.
+            alts = []
+            for e in ability["effects"]:
+                alts.append(_scn(self.game, ability, w, {"kind": "is_target", "effect": e["id"], "part": "selected"}, tl))
+                if e.get("selection", {}).get("pool", {}).get("location"):
+                    alts.append(_scn(self.game, ability, w, {"kind": "is_target", "effect": e["id"], "part": "location"}, tl))
+            self.note("question: any part targeted", "target")
+            return Parse(self.game, "is_target", alts[0], alts, "any" if len(alts) > 1 else "single", self.because)
+        return self._one(ability, w, {"kind": "is_target", "effect": eff["id"], "part": part}, tl)
+
+    def _subject(self, ability: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+        low = self.low
+        effs = ability["effects"]
+        if re.search(r"\bbattlefields?\b|\blocation\b", low):
+            for e in effs:
+                if e.get("selection", {}).get("pool", {}).get("location"):
+                    self.note("question.part=location", "battlefield")
+                    return e, "location"
+        if re.search(r"\bplayer\b|\bwho draws\b|\bcontroller\b|\bopponent\b", low):
+            for e in effs:
+                if _object_type(e) == "player" or e.get("action") == "draw":
+                    self.note(f"question.effect={e['id']} (player)", "player")
+                    return e, "selected"
+        for rx, t in _TYPE_WORDS:
+            if re.search(rx, low):
+                for e in effs:
+                    if _object_type(e) == t or (t == "minion" and _object_type(e) == "minion"):
+                        self.note(f"question.effect={e['id']}", re.search(rx, low).group(0))  # type: ignore[union-attr]
+                        return e, "selected"
+        if re.search(r"\b(?:chosen|picked|selected) (?:units?|ones?|cards?|objects?)\b|\bthat (?:unit|card|object)\b", low):
+            self.note("question.effect=e1", "chosen")
+            return effs[0], "selected"
+        return None, "selected"
+
+    def _one(self, ability: dict[str, Any], w: World, question: dict[str, Any],
+             tl: dict[str, Any] | None = None) -> Parse:
+        return Parse(self.game, self.kind, _scn(self.game, ability, w, question, tl), [], "single", self.because)
+
+    # ....................................................................
+    def _restrictions(self) -> list[str]:
+        out = []
+        for rx, r in _RESTRICTIONS:
+            m = re.search(rx, self.low)
+            if m:
+                out.append(r)
+                self.note(f"restriction={r}", m.group(0))
+        return out
+
+    def valid_target(self) -> Parse:
+        ability = self.need_ability()
+        w = World()
+        eff = _first_choose(ability) or ability["effects"][0]
+        restr = self._restrictions()
+        stats: dict[str, int] = {}
+        if re.search(r"\bhas (?:some )?damage\b|\bdamaged\b", self.low):
+            stats["damage"] = 2
+            self.note("stats.damage=2", "has damage")
+        t = _object_type(eff)
+        for rx, tt in _TYPE_WORDS:
+            m = re.search(rx + r"(?= (?:that|whose|with|which))", self.low)
+            if m and tt != "player":
+                t = tt
+                break
+        if t == "side_scheme":
+            stats.setdefault("threat", 2)
+        kw: dict[str, Any] = {"stats": stats, "restrictions": restr}
+        oid = w.add("o", t, _controller_for(eff), **kw)
+        if ability.get("uses_stat") and ability.get("source"):
+            w.add("hero", "hero", "you", stats={ability["uses_stat"]: 1})
+        return self._one(ability, w, {"kind": "valid_target", "effect": eff["id"], "object": oid})
+
+    def needs_target(self) -> Parse:
+        ability = self.need_ability()
+        w = World()
+        eff = _first_choose(ability) or ability["effects"][0]
+        m = re.search(r"\btarget that can (?:be )?(\w+)", self.low)
+        if m:
+            # "need a target that can be attacked": is one that cannot be attacked invalid?
+            restr = [r for rx, r in _RESTRICTIONS if re.search(rx, "cannot be " + m.group(1))]
+            if not restr:
+                raise ParseFailure("I could not tell which requirement the question is about.")
+            oid = w.add("o", _object_type(eff), _controller_for(eff), restrictions=restr)
+            self.note("inverted: a target lacking it is invalid", m.group(0))
+            p = self._one(ability, w, {"kind": "valid_target", "effect": eff["id"], "object": oid})
+            p.combine = "invert"
+            return p
+        # "does it need a target to be initiated?": can it be initiated with nothing to target?
+        w.players = [{"id": "you", "deck_size": 10}, {"id": "opp", "deck_size": 10}]
+        self.note("inverted: can it be played with no targets available", "need a target")
+        p = self._one(ability, w, {"kind": "can_play"})
+        p.combine = "invert"
+        return p
+
+    def _count_available(self) -> int | None:
+        low = self.low
+        m = re.search(r"\bno (?:\w+ )?(?:units?|minions?|enem(?:y|ies)|targets?|objects?|characters?|legal targets?)\b"
+                      r"|\b(?:units?|minions?|enem(?:y|ies)|targets?) (?:are|is) (?:not )?(?:in play|available)\b.*\bno\b|\bthere are none\b|\bnothing to target\b", low)
+        if m:
+            self.note("state: none available", m.group(0))
+            return 0
+        m = re.search(r"\b(?:only|just) (\d+) (?:\w+ )?(?:legal |valid |available )?(?:targets?|units?|minions?|enem(?:y|ies)|objects?)\b"
+                      r"|\b(?:with|there are|there is|has) (\d+) (?:legal|valid|available|possible) (?:targets?|units?|options?)\b", low)
+        if m:
+            n = int(m.group(1) or m.group(2))
+            self.note(f"state: {n} available", m.group(0))
+            return n
+        return None
+
+    def can_play(self) -> Parse:
+        if self.pick is None and re.search(r"\b(?:illegal|impossible)\b.*\blater\b|\bdeterministic|\bforce\w* an? illegal", self.low):
+            self.pick = AbilityPick(_generic("spell", "Kill a unit"), [("ability", "a generic spell")])
+            self.because.extend(self.pick.because)
+        ability = self.need_ability()
+        w = World()
+        low = self.low
+        eff = _first_choose(ability) or ability["effects"][0]
+        play: dict[str, Any] = {}
+        if re.search(r"\bcrisis\b", low):
+            w.crisis = 1
+            self.note("state.crisis_icons=1", "crisis")
+            main_threat = 0 if re.search(r"main scheme has no threat", low) else 3
+            w.add("ms", "main_scheme", "opp", traits=["main_scheme"], stats={"threat": main_threat})
+            side = 0 if re.search(r"\bonly the main scheme\b|\bno other scheme\b|\bside schemes? (?:have|has) no threat", low) else 2
+            w.add("ss", "side_scheme", "opp", stats={"threat": side})
+            self.note(f"state: main scheme threat {main_threat}, side scheme threat {side}", "main scheme")
+            return self._one(ability, w, {"kind": "can_play"})
+        if ability.get("uses_stat"):
+            m = re.search(r"\b(ATK|THW|SCH)(?: of)? (\d+)|\b(\d+) (ATK|THW|SCH)\b", self.out)
+            val = int(m.group(2) or m.group(3)) if m else 1
+            src = w.add("hero", "hero", "you", stats={ability["uses_stat"]: val})
+            ability["source"] = src
+            self.note(f"source {ability['uses_stat']}={val}", m.group(0) if m else "hero")
+            t = _object_type(eff)
+            for rx, tt in _TYPE_WORDS:
+                if re.search(r"against (?:a |an |the )?" + rx.strip("\\b"), low) and tt != "hero":
+                    t = tt
+            stats = {"threat": 2} if t.endswith("scheme") else {}
+            oid = w.add("o", t, "opp", stats=stats)
+            play["targets"] = [{"effect": eff["id"], "objects": [oid]}]
+            return self._one(ability, w, {"kind": "can_play"}, {"play": play})
+        if re.search(r"\b(?:illegal|impossible)\b.*\blater\b|\bdeterministic|\bforce\w* an? illegal", low):
+            play["deterministically_illegal"] = True
+            alt = not re.search(r"\bno (?:other )?(?:choice|option|alternative)\b|\bonly (?:choice|option)\b", low)
+            play["had_alternative"] = alt
+            self.note("play.deterministically_illegal", "illegal ... later")
+            self.note(f"play.had_alternative={alt}", "another option" if alt else "no other choice")
+            _candidates(w, eff, 2)
+            return self._one(ability, w, {"kind": "can_play"}, {"play": play})
+        n = self._count_available()
+        if n is None:
+            n = 3
+        ids = _candidates(w, eff, n) if _object_type(eff) != "player" else []
+        m = re.search(r"\bwith (?:0|zero|no) targets?\b|\bchoos\w+ (?:0|zero|no|nothing)\b|\bno targets? chosen\b", low)
+        if m:
+            play["targets"] = [{"effect": eff["id"], "objects": []}]
+            self.note("play.targets=[]", m.group(0))
+        else:
+            m = re.search(r"\bwith (?:only )?(\d+) targets?\b", low)
+            if m:
+                k = int(m.group(1))
+                play["targets"] = [{"effect": eff["id"], "objects": ids[:k]}]
+                self.note(f"play.targets={k}", m.group(0))
+        return self._one(ability, w, {"kind": "can_play"}, {"play": play} if play else None)
+
+    # .................................................................... splits
+    def _split_setup(self) -> tuple[dict[str, Any], World, dict[str, Any], list[str], str]:
+        """Alpha-Strike-like: a friendly unit's Might split among chosen enemy units."""
+        ability = self.need_ability()
+        w = World()
+        se = _split_effect(ability)
+        if se is None:
+            raise ParseFailure("The ability does not split an amount among targets.")
+        low = self.low
+        mights = _mights(self.out)
+        m0 = re.search(r"\b(?:at|has|with|of|began at|starts? at|started at) (\d+) might\b", low)
+        start = int(m0.group(1)) if m0 else (mights[0] if mights else None)
+        n_t = re.search(r"\b(\d+) (?:enemy |opposing |legal |different )?(?:targets?|enemy units?|units?|enemies)\b(?: (?:are |were )?(?:chosen|picked|selected|targeted))?", low)
+        chose = re.search(r"\b(?:chose|choose|picked|selected|targeted|targeting|choosing|with) (\d+) ", low)
+        n = int(chose.group(1)) if chose else int(n_t.group(1)) if n_t else None
+        play: dict[str, Any] = {"targets": []}
+        tl: dict[str, Any] = {"play": play, "events": []}
+        if se.get("amount_from"):
+            src_eff = se["amount_from"]["effect"]
+            if start is None:
+                start = 5
+            u0 = w.add("u", "unit", "you", zone="battlefield", location=w.battlefield(), stats={"might": start})
+            self.note(f"friendly unit Might={start}", m0.group(0) if m0 else "default")
+            play["targets"].append({"effect": src_eff, "objects": [u0]})
+        else:
+            u0 = ""
+        if n is None:
+            n = 2
+        self.note(f"targets chosen={n}", (chose or n_t).group(0) if (chose or n_t) else "default")
+        ids = [w.add("u", "unit", "opp", zone="battlefield", location=w.battlefield(), stats={"might": 2}) for _ in range(n)]
+        play["targets"].append({"effect": se["id"], "objects": ids})
+        d = re.search(r"\b(?:drops?|dropped|reduced|reduces|falls?|fell|goes down|went down|lowered|shrinks?|shrank|decreased?)\b(?: \w+){0,3} to (\d+)", low)
+        g = re.search(r"\b(?:gains?|gained|gets?|got|grows?|grew|increased?|rises?|rose|goes up|went up)\b(?: \w+){0,3}? (?:to )?\+?(\d+)? ?might", low)
+        if d and u0:
+            tl["events"].append({"kind": "set_stat", "object": u0, "stat": "might", "value": int(d.group(1))})
+            self.note(f"event: Might set to {d.group(1)}", d.group(0))
+        elif g and u0:
+            delta = int(g.group(1)) if g.group(1) else 2
+            tl["events"].append({"kind": "modify_stat", "object": u0, "stat": "might", "value": delta})
+            self.note(f"event: Might +{delta}", g.group(0))
+        return ability, w, tl, ids, se["id"]
+
+    def targets_to_drop(self) -> Parse:
+        ability, w, tl, ids, eid = self._split_setup()
+        return self._one(ability, w, {"kind": "targets_to_drop", "effect": eid}, tl)
+
+    def add_target(self) -> Parse:
+        ability = self.need_ability()
+        if _split_effect(ability) is not None and _split_effect(ability).get("selection", {}).get("group"):  # type: ignore[union-attr]
+            ability, w, tl, ids, eid = self._group_setup(default_ok=True)
+        elif _split_effect(ability) is not None:
+            ability, w, tl, ids, eid = self._split_setup()
+        else:
+            w = World()
+            eff = _first_choose(ability) or ability["effects"][0]
+            ids = _candidates(w, eff, 2)
+            eid = eff["id"]
+            tl = {"play": {"targets": [{"effect": eid, "objects": ids[:1]}]}}
+        new = w.add("new", "unit", "opp", zone="battlefield", location=w.battlefield(), stats={"might": 1})
+        self.note("a new object not chosen at play", "new/extra")
+        return self._one(ability, w, {"kind": "add_target", "effect": eid, "object": new}, tl)
+
+    def _group_setup(self, default_ok: bool = False) -> tuple[dict[str, Any], World, dict[str, Any], list[str], str]:
+        """Fox-Fire-like: chosen units with a group Might limit, some changed in response."""
+        ability = self.need_ability()
+        w = World()
+        ge = _split_effect(ability)
+        if ge is None or not ge["selection"].get("group"):
+            raise ParseFailure("The ability has no group requirement.")
+        low = self.low
+        m = re.search(r"\b(\d+) (\d+)[- ]?might (?:units?|recruits?|enem\w+|targets?)", low)
+        if m:
+            n, base = int(m.group(1)), int(m.group(2))
+        else:
+            m = re.search(r"\b(\d+) (?:units?|recruits?|targets?)\b[^.;]*?\b(?:at|with|of) (\d+) might", low)
+            if not m:
+                if not default_ok:
+                    raise ParseFailure("I could not tell how many units were chosen and their Might.")
+                n, base = 2, 1
+            else:
+                n, base = int(m.group(1)), int(m.group(2))
+        self.note(f"{n} chosen units of Might {base}", m.group(0) if m else "default")
+        bf = w.battlefield()
+        ids = [w.add("u", "unit", "opp", zone="battlefield", location=bf, stats={"might": base}) for _ in range(n)]
+        tl: dict[str, Any] = {"play": {"targets": [{"effect": ge["id"], "objects": ids}]}, "events": []}
+        ch = re.search(r"\b(1|2|3|4|one|two|three|four) (?:of them )?(?:became|become|becomes|got|get|gets|gained|gain|went to|grew to|rose to|is now|are now|now (?:has|have))\b(?: \w+){0,2}? \+?(\d+)[- ]?might", low)
+        self.changed: list[str] = []
+        if ch:
+            k = _n(ch.group(1), 1) or 1
+            val = int(ch.group(2))
+            plus = "+" in ch.group(0) or re.search(r"\b(?:got|get|gets|gained|gain)\b", ch.group(0)) is not None
+            for oid in ids[:k]:
+                if plus:
+                    tl["events"].append({"kind": "modify_stat", "object": oid, "stat": "might", "value": val})
+                else:
+                    tl["events"].append({"kind": "set_stat", "object": oid, "stat": "might", "value": val})
+            self.changed = ids[:k]
+            self.note(f"event: {k} changed Might {'+' if plus else '='}{val}", ch.group(0))
+        died = re.search(r"\b(1|one|2|two) (?:of them )?(?:died|dies|left play|was killed|were killed|is gone)", low)
+        if died:
+            k = _n(died.group(1), 1) or 1
+            alive = [i for i in ids if i not in self.changed]
+            for oid in alive[-k:]:
+                tl["events"].append({"kind": "leave_play", "object": oid})
+            self.note(f"event: {k} left play", died.group(0))
+        mv = re.search(r"\b(?:moved|move|moves) to (?:another|a different|a second) battlefield", low)
+        if mv:
+            w.locations.append({"id": "bf2", "kind": "battlefield"})
+            for oid in ids:
+                tl["events"].append({"kind": "move", "object": oid, "location": "bf2"})
+            self.note("event: moved to another battlefield", mv.group(0))
+        return ability, w, tl, ids, ge["id"]
+
+    def legal_subset(self) -> Parse:
+        ability = self.need_ability()
+        se = _split_effect(ability)
+        low = self.low
+        if se is not None and se["selection"].get("group"):
+            ability, w, tl, ids, eid = self._group_setup()
+            if re.search(r"\b(?:all|every|each)\b(?: \w+)? (?:of )?(?:them|units|three|four|\d)\b|\ball \d+\b|\bkill all\b|\bkill (?:every|each)\b", ask_clause(low)):
+                subset = list(ids)
+                self.note("subset=all chosen", "all")
+            else:
+                subset = []
+                picks = re.findall(r"\b(the|one|a|1|both|2|two|3|three)\s+(\d+)[- ]?might\b", ask_clause(low))
+                if not picks:
+                    raise ParseFailure("I could not tell which units the question asks to keep.")
+                cur = {i: None for i in ids}
+                vals = self._might_after(w, tl)
+                for qty, mv in picks:
+                    k = 2 if qty in {"both", "2", "two"} else 3 if qty in {"3", "three"} else 1
+                    pool = [i for i in ids if vals[i] == int(mv) and i not in subset]
+                    subset.extend(pool[:k])
+                self.note(f"subset={subset}", ", ".join(f"{a} {b} Might" for a, b in picks))
+            return self._one(ability, w, {"kind": "legal_subset", "effect": eid, "objects": subset}, tl)
+        ability, w, tl, ids, eid = self._split_setup()
+        m = re.search(r"\bkeep (?:all )?(\d+)\b", low)
+        if m:
+            k = int(m.group(1))
+            self.note(f"subset: keep {k}", m.group(0))
+            return self._one(ability, w, {"kind": "legal_subset", "effect": eid, "objects": ids[:k]}, tl)
+        m = re.search(r"\bdrop (\d+)\b", low)
+        if m:
+            k = len(ids) - int(m.group(1))
+            self.note(f"subset: keep {k}", m.group(0))
+            return self._one(ability, w, {"kind": "legal_subset", "effect": eid, "objects": ids[:max(k, 0)]}, tl)
+        if re.search(r"\bconcentrat|\ball (?:of )?(?:the )?damage on (?:one|a single|the last)", low):
+            self.note("subset: keep 1", "concentrate")
+            return self._one(ability, w, {"kind": "legal_subset", "effect": eid, "objects": ids[:1]}, tl)
+        raise ParseFailure("I could not tell which targets the question asks to keep.")
+
+    @staticmethod
+    def _might_after(w: World, tl: dict[str, Any]) -> dict[str, int]:
+        vals = {o["id"]: o.get("stats", {}).get("might", 0) for o in w.objects}
+        for ev in tl.get("events", []):
+            if ev["kind"] == "set_stat":
+                vals[ev["object"]] = ev["value"]
+            elif ev["kind"] == "modify_stat":
+                vals[ev["object"]] += ev["value"]
+        return vals
+
+    def legal_targets(self) -> Parse:
+        if self.pick is None and re.search(r"\bslots?\b|\btwice\b", self.low):
+            self.pick = AbilityPick(_generic("ability", "Choose 2 targets"), [("ability", "a generic ability with 2 target slots")])
+            self.because.extend(self.pick.because)
+        ability = self.need_ability()
+        low = self.low
+        if _split_effect(ability) is not None and not _split_effect(ability)["selection"].get("group"):  # type: ignore[index]
+            ability, w, tl, ids, eid = self._split_setup()
+            return self._one(ability, w, {"kind": "legal_targets", "effect": eid, "objects": ids}, tl)
+        w = World()
+        eff = _first_choose(ability) or ability["effects"][0]
+        if re.search(r"\bslots?\b|\btwice\b|\bsame (?:object|target|unit|card|player)\b", low):
+            if eff["selection"].get("count", {}).get("n", 1) in (None, 1):
+                eff["selection"]["count"] = {"mode": "exactly", "n": 2}
+            oid = _candidates(w, eff, 2)[0]
+            self.note("the same object in two slots", "same/two slots")
+            return self._one(ability, w, {"kind": "legal_targets", "effect": eff["id"], "objects": [oid, oid]})
+        m = re.search(r"\b(?:choose|pick|select)\s+(0|zero|no|nothing)\b", low)
+        if m:
+            _candidates(w, eff, 2)
+            self.note("objects=[]", m.group(0))
+            return self._one(ability, w, {"kind": "legal_targets", "effect": eff["id"], "objects": []})
+        m = re.search(r"\b(?:choose|pick|select|target)\s+(\d+)\b", low)
+        if m:
+            k = int(m.group(1))
+            ids = _candidates(w, eff, k)
+            self.note(f"objects={k}", m.group(0))
+            return self._one(ability, w, {"kind": "legal_targets", "effect": eff["id"], "objects": ids})
+        raise ParseFailure("I could not tell which targets the question proposes.")
+
+    # .................................................................. resolution
+    def _resolution_setup(self) -> tuple[dict[str, Any], World, dict[str, Any], list[str], list[str]]:
+        low = self.low
+        m = re.search(r"\b(\d+|all|both|every) (?:of (?:the |its )?)?(\d+)? ?targets?\b[^.?]*\b(?:are|is|were|become|became)\s+(?:now )?illegal", low)
+        m2 = re.search(r"\ball (?:of )?(?:its |the )?targets?\b[^.?]*\billegal|\bevery target\b[^.?]*\billegal", low)
+        total = 3
+        if m and m.group(2):
+            total = int(m.group(2))
+        illegal_n = total if (m2 or (m and m.group(1) in {"all", "every"})) else int(m.group(1)) if m and m.group(1).isdigit() else None
+        if m and m.group(1) == "both":
+            illegal_n, total = 2, max(total, 2)
+        if illegal_n is None:
+            raise ParseFailure("I could not tell how many targets became illegal.")
+        total = max(total, illegal_n)
+        self.note(f"{illegal_n} of {total} targets illegal at resolution", (m or m2).group(0))  # type: ignore[union-attr]
+        ability = self.pick.ability if self.pick and _first_choose(self.pick.ability) else None
+        if ability is None:
+            pa = parse_ability(f"Choose {total} targets")
+            assert pa is not None
+            ability = pa.ability
+            self.note("ability", f"a generic ability with {total} targets")
+        eff = _first_choose(ability) or ability["effects"][0]
+        w = World()
+        ids = _candidates(w, eff, total)
+        tl: dict[str, Any] = {"play": {"targets": [{"effect": eff["id"], "objects": ids}]},
+                              "events": [{"kind": "become_illegal", "object": i} for i in ids[:illegal_n]]}
+        return ability, w, tl, ids, ids[illegal_n:]
+
+    def effect_performed(self) -> Parse:
+        ability, w, tl, ids, legal = self._resolution_setup()
+        m = re.search(r"\b(gain|lose|draw|heal)[- ]?(?:life|cards?)?\b", self.low)
+        untargeted = {"gain": "Gain 2 life", "lose": "Lose 2 life", "draw": "Draw 1 card", "heal": "Gain 2 life"}[m.group(1)] if m else "Gain 2 life"
+        extra = parse_ability(untargeted)
+        assert extra is not None
+        e = extra.ability["effects"][0]
+        e["id"] = f"e{len(ability['effects']) + 1}"
+        ability = copy.deepcopy(ability)
+        ability["effects"].append(e)
+        self.note(f"untargeted {e['id']}", m.group(0) if m else "untargeted")
+        return self._one(ability, w, {"kind": "effect_performed", "effect": e["id"]}, tl)
+
+    def affected(self) -> Parse:
+        ability, w, tl, ids, legal = self._resolution_setup()
+        if not legal:
+            return self._one(ability, w, {"kind": "affected", "object": ids[0]}, tl)
+        return self._one(ability, w, {"kind": "affected", "object": legal[0]}, tl)
+
+    def portion_reassigned(self) -> Parse:
+        ability = self.pick.ability if self.pick else None
+        if ability is None or _split_effect(ability) is None:
+            pa = parse_ability("Split 4 damage among 2 targets")
+            assert pa is not None
+            ability = pa.ability
+            ability["effects"][0]["selection"]["divides_amount"] = True
+            self.note("ability", "a generic distribution among 2 targets")
+        eff = _split_effect(ability) or ability["effects"][0]
+        w = World()
+        ids = _candidates(w, eff, 2)
+        amount = eff.get("amount") or 4
+        tl = {"play": {"targets": [{"effect": eff["id"], "objects": ids}],
+                       "distributions": [{"effect": eff["id"], "amounts": {ids[0]: amount // 2, ids[1]: amount - amount // 2}}]},
+              "events": [{"kind": "become_illegal", "object": ids[0]}]}
+        return self._one(ability, w, {"kind": "portion_reassigned", "effect": eff["id"], "object": ids[0]}, tl)
+
+    # .................................................................. choices
+    _CHOICES = [
+        (r"\bmove destination|\bdestination\b|\bwhere (?:it|they|the units?) (?:will )?moves?\b", "move_destination"),
+        (r"\bdamage (?:amount|split)|\bamount (?:of damage|assigned|for each)|\bhow much damage\b|\bsplit\b|\bdamage (?:each|per) target\b|\bdamage assignment", "split_amounts"),
+        (r"\bdistribut", "distribution"),
+        (r"\"may\"|\bmay choice\b|\boptional\b|\bwhether to (?:perform|do)\b", "may"),
+        (r"\bmodes?\b", "modes"),
+        (r"\bwhere (?:a|the) unit (?:is played|enters|will enter)|\bplay location\b|\blocation (?:for|of) (?:a|the) unit\b", "play_location"),
+        (r"\bas (?:i am|you|it is) play", "as_you_play"),
+        (r"\bsubset\b", "group_subset"),
+        (r"\bdropp?ed targets?\b|\bwhich targets? (?:to )?drop", "dropped_targets"),
+        (r"\btargets?\b", "targets"),
+    ]
+
+    def choice_timing(self) -> Parse:
+        low = self.q.lower()
+        choice = None
+        for rx, c in self._CHOICES:
+            m = re.search(rx, low)
+            if m:
+                choice = c
+                self.note(f"choice={c}", m.group(0))
+                break
+        if choice is None:
+            raise ParseFailure("I could not tell which choice the question asks about.")
+        m = re.search(r"\b(?:resolution|resolves?|resolving|resolved)\b", low)
+        m2 = re.search(r"\b(?:played|plays?|playing|cast|finali[sz]\w*|enters?|entering|queue|put on|chain|announced when)\b", low)
+        if m and (not m2 or m.start() > m2.start()):
+            when = "resolution"
+            self.note("when=resolution", m.group(0))
+        elif m2:
+            when = "play"
+            self.note("when=play", m2.group(0))
+        else:
+            raise ParseFailure("I could not tell which moment the question asks about.")
+        ability = self.pick.ability if self.pick else _generic()
+        return self._one(ability, World(), {"kind": "choice_timing", "choice": choice, "when": when})
+
+    def can_change(self) -> Parse:
+        low = self.low
+        instructed = bool(re.search(r"\b(?:if|when|because) (?:an?|some) (?:effect|spell|ability|card) (?:says|instructs|tells|allows)", low)) and not re.search(r"\bwithout\b|\bunless\b", low)
+        self.note(f"instructed={instructed}", "without an effect" if not instructed else "an effect says so")
+        ability = self.pick.ability if self.pick else _generic()
+        return self._one(ability, World(), {"kind": "can_change_choices", "instructed": instructed})
+
+    def is_mandatory(self) -> Parse:
+        ability = self.need_ability()
+        for e in ability["effects"]:
+            if e.get("constraints"):
+                self.note(f"constraint of {e['id']}", e["constraints"][0].get("text", ""))
+                return self._one(ability, World(), {"kind": "is_mandatory", "effect": e["id"], "constraint": 0})
+        raise ParseFailure("The ability has no requirement on how its choice is made.")
+
+
+def build(q_raw: str, game: str, pick: AbilityPick | None, kind: str, confidence: float,
+          kind_words: str) -> Parse:
+    q = normalise(q_raw)
+    b = _Builder(q, game, copy.deepcopy(pick) if pick else None, kind)
+    b.note(f"question kind={kind}", kind_words)
+    fn = getattr(b, kind, None)
+    if fn is None:
+        raise ParseFailure(f"Questions of kind {kind} are not supported.")
+    p: Parse = fn()
+    p.because = b.because
+    p.confidence = confidence
+    p.ability_name = pick.name if pick else None
+    return p

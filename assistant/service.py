@@ -1,0 +1,347 @@
+"""The assistant: question -> parse -> engine verdict -> verified citations, composed from
+LangChain runnables (retrieve || understand -> check -> answer)."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.runnables import RunnableLambda, RunnableParallel
+
+from assistant.answer import Answer, TraceStep
+from assistant.cite import cite, passages_from_hits
+from assistant.games import detect_game
+from assistant.guard import screen
+from assistant.intents import KindClassifier
+from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, build
+from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
+from assistant.textnorm import fold, normalise, quoted_spans
+from ingest.models import GameInfo
+
+
+class UnknownGameError(LookupError):
+    """``game`` was given but no rules for it are loaded (the web answers 404)."""
+
+    def __init__(self, game: str, loaded: list[str]) -> None:
+        super().__init__(f"game {game!r} is not loaded (loaded: {', '.join(loaded) or 'none'})")
+        self.game = game
+        self.loaded = loaded
+
+
+@dataclass
+class Timings:
+    embedding: float = 0.0
+    retrieval: float = 0.0
+    parsing: float = 0.0
+    engine: float = 0.0
+
+
+@dataclass
+class Understanding:
+    """Everything the parse stage produced (kept for --explain and follow-ups)."""
+
+    game: str | None = None
+    game_because: str = ""
+    parse: Parse | None = None
+    error: str | None = None
+    kind: str | None = None
+    kind_via: str = ""
+    pick: AbilityPick | None = None
+    text: str = ""
+
+
+_FOLLOWUP = re.compile(r"^\s*(?:and\s+)?(?:what|how) (?:if|about)\b|^\s*(?:and )?if instead\b|\binstead\?*\s*$", re.IGNORECASE)
+
+
+class Assistant:
+    """``Assistant(settings, index=None)``: the index is opened lazily, once."""
+
+    def __init__(self, settings: Any = None, index: RuleIndexLike | None = None,
+                 store: ConversationStore | None = None, llm: Any = None) -> None:
+        self.settings = settings
+        self._index = index
+        self._lock = threading.Lock()
+        self._tls = threading.local()
+        self.store: ConversationStore = store or MemoryConversationStore()
+        self._classifier: KindClassifier | None = None
+        self._cards: dict[str, tuple[str, str, str]] | None = None
+        self._games: list[GameInfo] | None = None
+        self.timings = Timings()
+        if llm is None and settings is not None and getattr(settings, "llm_provider", None):
+            from assistant.llm import chat_model
+
+            llm = chat_model(settings)  # raises LLMUnavailable with a clear message
+        self._llm = llm
+        self._chain = self._build_chain()
+
+    # ------------------------------------------------------------------ resources
+    @property
+    def index(self) -> RuleIndexLike:
+        if self._index is None:
+            with self._lock:
+                if self._index is None:
+                    from assistant.indexing import open_or_build
+
+                    self._index = open_or_build(self.settings)
+        return self._index
+
+    def games(self) -> list[GameInfo]:
+        if self._games is None:
+            self._games = list(self.index.games())
+        return self._games
+
+    def _timed_embed_query(self, text: str) -> list[float]:
+        t = time.perf_counter()
+        try:
+            return self.index.embed_query(text)
+        finally:
+            self.timings.embedding += time.perf_counter() - t
+
+    @property
+    def classifier(self) -> KindClassifier:
+        if self._classifier is None:
+            self._classifier = KindClassifier(self._timed_embed_query, self.index.embed_documents)
+        return self._classifier
+
+    def _card_table(self) -> dict[str, tuple[str, str, str]]:
+        if self._cards is None:
+            table: dict[str, tuple[str, str, str]] = {}
+            for g in self.games():
+                try:
+                    names = self.index.card_names(g.id)
+                except Exception:
+                    names = []
+                for n in names:
+                    f = fold(n)
+                    if len(f) >= 5:
+                        table.setdefault(f, (n, g.id, ""))
+            self._cards = table
+        return self._cards
+
+    def _card_lookup(self, q: str) -> tuple[str, str, str] | None:
+        table = self._card_table()
+        if not table:
+            return None
+        words = re.findall(r"[A-Za-z0-9'\-]+", q)
+        best: tuple[str, str, str] | None = None
+        for size in range(6, 0, -1):
+            for i in range(len(words) - size + 1):
+                chunk = words[i : i + size]
+                if size == 1 and not chunk[0][:1].isupper():
+                    continue
+                hit = table.get(fold(" ".join(chunk)))
+                if hit is not None:
+                    name, game, _ = hit
+                    card = self.index.card(name, game)
+                    if card is not None and card.text:
+                        return (card.name, game, card.text)
+            if best:
+                break
+        return best
+
+    # ------------------------------------------------------------------ pipeline
+    def _build_chain(self) -> Any:
+        retrieve = RunnableLambda(self._retrieve, name="retrieve")
+        understand = RunnableLambda(self._understand, name="parse")
+        check = RunnableLambda(self._check, name="check")
+        answer = RunnableLambda(self._answer, name="answer")
+        return RunnableParallel(inp=RunnableLambda(lambda x: x), hits=retrieve, und=understand) | check | answer
+
+    def _retrieve(self, inp: dict[str, Any]) -> list[Any]:
+        if inp.get("blocked"):
+            return []
+        t = time.perf_counter()
+        try:
+            hits = self.index.search(inp["question"], game=inp.get("game"), k=5)
+        except Exception:
+            hits = []
+        self.timings.retrieval += time.perf_counter() - t
+        return hits
+
+    def _understand(self, inp: dict[str, Any]) -> Understanding:
+        t = time.perf_counter()
+        try:
+            return self._understand_inner(inp)
+        finally:
+            self.timings.parsing += time.perf_counter() - t
+
+    def _understand_inner(self, inp: dict[str, Any]) -> Understanding:
+        u = Understanding(text=inp["question"])
+        if inp.get("blocked"):
+            u.error = inp["blocked"]
+            return u
+        q = normalise(inp["question"])
+        prior: dict[str, Any] | None = inp.get("prior")
+        if prior and _FOLLOWUP.search(q):
+            q = merge_followup(prior["question"], q)
+            u.text = q
+        parser = Parser(self.classifier, self._card_lookup)
+        outside = re.sub(r'"[^"]*"', " ", q)
+        pick = parser.ability(q, outside)
+        named = {pick.name: pick.game} if pick and pick.name and pick.game else {}
+        games = self.games()
+        if inp.get("game"):
+            u.game, u.game_because = inp["game"], "given"
+        else:
+            g = detect_game(q, games, named)
+            u.game, u.game_because = g.game, g.because
+        if u.game is None:
+            u.error = f"I can't tell which game this is about ({u.game_because}); name the game."
+            return u
+        if pick and pick.game and pick.game != u.game:
+            pick = None
+        kg = self.classifier.classify(outside if outside.strip() else q)
+        u.kind, u.kind_via, u.pick = kg.kind, f"{kg.via}: {kg.because}", pick
+        if kg.kind is None:
+            u.error = "I could not tell what is being asked with enough confidence."
+            return u
+        try:
+            u.parse = build(q, u.game, pick, kg.kind, kg.confidence, kg.because)
+        except ParseFailure as exc:
+            u.error = str(exc)
+        if u.parse is None and self._llm is not None:
+            from assistant.llm import llm_parse
+
+            try:
+                u.parse = llm_parse(self._llm, q, u.game)
+                u.error = None
+            except Exception as exc:  # an LLM failure is an abstention, never a crash
+                u.error = u.error or f"LLM parse failed: {exc}"
+        return u
+
+    def _check(self, x: dict[str, Any]) -> dict[str, Any]:
+        u: Understanding = x["und"]
+        x["decision"] = None
+        if u.parse is None:
+            return x
+        import engine
+
+        t = time.perf_counter()
+        try:
+            scenarios = u.parse.alternatives or [u.parse.scenario]
+            decisions = [engine.decide(engine.load_scenario(s)) for s in scenarios if s is not None]
+        except engine.ScenarioError as exc:
+            u.error = f"The rules loaded do not decide this: {exc}"
+            decisions = []
+        except Exception as exc:  # pragma: no cover - engine bug: abstain, never guess
+            u.error = f"engine failure: {type(exc).__name__}: {exc}"
+            decisions = []
+        self.timings.engine += time.perf_counter() - t
+        if decisions:
+            x["decision"] = combine(decisions, u.parse.combine)
+        return x
+
+    def _answer(self, x: dict[str, Any]) -> Answer:
+        inp, hits, u, d = x["inp"], x["hits"], x["und"], x["decision"]
+        self._tls.text = u.text
+        index = self.index if not inp.get("blocked") else None
+        passages = passages_from_hits(hits)
+        ans = Answer(id=inp.get("id"), question=inp["question"], game=u.game,
+                     conversation_id=inp.get("conversation_id"), answer_id=uuid.uuid4().hex[:12])
+        ans.passages = passages
+        if u.parse is not None:
+            ans.scenario = (u.parse.alternatives[0] if u.parse.alternatives else u.parse.scenario)
+        if d is None:
+            ans.verdict = "unknown"
+            ans.error = u.error or "The question could not be decided."
+            ans.answer = f"I can't rule on that. {ans.error}"
+            if index is not None and hits:
+                ans.citations = cite(index, [(p.doc, p.rule) for p in passages[:2]], inp["question"], limit=2)
+            return ans
+        verdict, value, rules, reason, trace = d
+        ans.verdict = verdict
+        ans.value = value
+        lead = {"yes": "Yes.", "no": "No."}[verdict]
+        if value is not None:
+            lead = f"{value}."
+        ans.answer = f"{lead} {reason}".strip()
+        assert index is not None
+        focus = " ".join([inp["question"], reason])
+        ans.citations = cite(index, rules, focus)
+        if not ans.citations and hits:
+            ans.citations = cite(index, [(p.doc, p.rule) for p in passages[:1]], focus, limit=1)
+        ans.trace = trace
+        return ans
+
+    # ------------------------------------------------------------------ public
+    def ask(self, question: str, game: str | None = None, conversation_id: str | None = None,
+            id: str | None = None) -> Answer:
+        """Answer one question. Never raises for a bad question (verdict unknown + error);
+        raises :class:`UnknownGameError` when ``game`` is given but not loaded."""
+        if game is not None:
+            loaded = [g.id for g in self.games()]
+            if game not in loaded:
+                raise UnknownGameError(game, loaded)
+        question = question if isinstance(question, str) else str(question)
+        max_chars = getattr(self.settings, "max_question_chars", 2000) if self.settings else 2000
+        s = screen(question, max_chars)
+        prior = self.store.load(conversation_id) if conversation_id else None
+        inp = {"question": question, "game": game, "id": id, "conversation_id": conversation_id,
+               "blocked": None if s.ok else s.reason, "prior": prior}
+        if not s.ok and prior and _FOLLOWUP.search(question):
+            inp["blocked"] = None
+        try:
+            ans: Answer = self._chain.invoke(inp)
+        except Exception as exc:  # the contract: unknown + error, never a crash
+            ans = Answer(id=id, question=question, game=game, verdict="unknown",
+                         answer="I can't rule on that. Something went wrong while answering.",
+                         error=f"internal error: {type(exc).__name__}: {exc}",
+                         conversation_id=conversation_id)
+        if conversation_id and ans.verdict != "unknown" and ans.scenario is not None:
+            self.store.save(conversation_id, {"question": getattr(self._tls, "text", question), "game": ans.game})
+        return ans
+
+    def explain(self, question: str, game: str | None = None) -> dict[str, Any]:
+        """The parse behind an answer: the scenario and which words produced each part."""
+        s = screen(question)
+        inp = {"question": question, "game": game, "blocked": None if s.ok else s.reason}
+        u = self._understand(inp)
+        return {
+            "game": u.game, "game_because": u.game_because, "kind": u.kind, "kind_via": u.kind_via,
+            "because": [{"part": p, "words": w} for p, w in (u.parse.because if u.parse else [])],
+            "scenario": (u.parse.alternatives or [u.parse.scenario]) if u.parse else None,
+            "combine": u.parse.combine if u.parse else None, "error": u.error,
+        }
+
+
+def combine(decisions: list[Any], how: str) -> tuple[str, int | None, list[tuple[str, str]], str, list[TraceStep]]:
+    """Engine decisions -> (verdict, value, rules, reason, trace). ``any``: yes when any part
+    is yes; ``invert``: the question asked the converse of what the engine checked."""
+    trace = [TraceStep(rule=s.rule, doc=s.doc, step=s.step, result=s.result) for d in decisions for s in d.trace]
+    if how == "any":
+        yes = [d for d in decisions if d.verdict == "yes"]
+        main = yes[0] if yes else decisions[0]
+        verdict = "yes" if yes else "no"
+        rules = [(r.doc, r.rule) for d in ([main] + [d for d in decisions if d is not main]) for r in d.rules]
+        reason = main.reason if yes else " ".join(d.reason for d in decisions)
+        return verdict, None, rules, reason, trace
+    d = decisions[0]
+    rules = [(r.doc, r.rule) for r in d.rules]
+    verdict = d.verdict
+    if how == "invert":
+        verdict = "no" if d.verdict == "yes" else "yes"
+    return verdict, d.value, rules, d.reason, trace
+
+
+def merge_followup(previous: str, followup: str) -> str:
+    """"what if it had 3 Might instead?" -> the previous question with the number changed."""
+    f = re.sub(r"^\s*(?:and\s+)?(?:what|how) (?:if|about)\s+|\binstead\b|\?", " ", followup, flags=re.IGNORECASE).strip()
+    out = previous
+    units = r"(Might|targets?|units?|enem(?:y|ies)|legal targets?|ATK|THW|SCH)"
+    for ctx, num, unit in re.findall(rf"(\w+)\s+(\d+)[- ]*{units}\b", f, re.IGNORECASE):
+        stem = re.escape(unit.rstrip("s"))
+        # Same context word first ("dropped to 1 Might" replaces "drops to 3 Might").
+        for rx in (re.compile(rf"(\b{re.escape(ctx)}\s+)\d+(\s*-?\s*{stem}s?)\b", re.IGNORECASE),
+                   re.compile(rf"()\b\d+(\s*-?\s*{stem}s?)\b", re.IGNORECASE)):
+            if rx.search(out):
+                out = rx.sub(lambda m: m.group(1) + num + m.group(2), out, count=1)
+                break
+    for qs in quoted_spans(f):
+        olds = quoted_spans(out)
+        if olds:
+            out = out.replace(f'"{olds[0].text}"', f'"{qs.text}"', 1)
+    return out
