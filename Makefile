@@ -28,12 +28,13 @@ $(VENV)/.install-stamp: pyproject.toml $(VENV)/.torch-stamp
 
 install: $(VENV)/.install-stamp
 
-# Ingest the configured corpus (ARBITER_CORPUS) when the index is missing or stale.
+# Ingest the configured corpus (ARBITER_CORPUS); a no-op when nothing changed.
 index: install
-	$(BIN)/arbiter ingest --if-stale
+	$(BIN)/arbiter ingest
 
-serve: index
-	$(BIN)/arbiter serve --host $(HOST) --port $(PORT)
+# Ingests first when the index is missing or stale, then serves on HOST:PORT.
+serve: install
+	$(BIN)/arbiter serve --ensure-index --host $(HOST) --port $(PORT)
 
 # The whole suite: unit, engine goldens, real Chroma (embedded and server),
 # the real packaged model, the web API, the browser page (Debian chromium,

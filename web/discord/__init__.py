@@ -3,12 +3,12 @@
 from web.discord.commands import command_definitions
 from web.discord.handlers import BadInteraction, InteractionHandler, Outcome
 from web.discord.limits import truncate
-from web.ratelimit import SlidingWindowLimiter
 from web.discord.register import RegistrationError, commands_url, register_commands
 from web.discord.render import answer_message, games_message, rule_message, text_message
 from web.discord.router import PATH, build_router
 from web.discord.signature import SignatureError, verify_request
 from web.discord.validate import command_problems, message_problems, response_problems
+from web.ratelimit import SlidingWindowLimiter
 
 __all__ = [
     "PATH",

@@ -15,8 +15,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ingest.settings import Settings
 from web.discord import commands as C
-from web.ratelimit import SlidingWindowLimiter
 from web.discord.render import answer_message, games_message, rule_message, text_message
+from web.ratelimit import SlidingWindowLimiter
 from web.services import ArbiterServices, RuleNotFound, UnknownGame
 
 log = logging.getLogger("arbiter.discord")

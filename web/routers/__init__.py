@@ -1,0 +1,1 @@
+"""HTTP routers: thin, each calls one service method."""

@@ -1,0 +1,17 @@
+"""The chat page (static, no build step, nothing fetched from outside)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+def index() -> FileResponse:
+    return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
