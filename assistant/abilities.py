@@ -47,6 +47,7 @@ _VERBS: list[tuple[str, str]] = [
     (r"plays?", "play"),
     (r"gives?", "buff"),
     (r"picks?", "other"),
+    (r"affects?", "other"),
     (r"chooses?|selects?|targets?", "other"),
 ]
 
@@ -157,6 +158,14 @@ def parse_clause(clause: str, index: int, previous: list[Clause]) -> Clause | No
     eff: dict[str, Any] = {"id": f"e{index}", "text": clause}
     low = words_to_digits(clause)
     sel: dict[str, Any] = {"kind": "choose"}
+    # "deals 2 damage to a minion and exhausts it": several effects on one target
+    # (Marvel Champions target.3.4), unlike a separate "... Stun that enemy." sentence.
+    tail = re.search(r"\s+and (?:then )?(?P<v>\w+) (?:it|them)\s*$", low, re.IGNORECASE)
+    if tail and _verb(tail.group("v")):
+        extra = _verb(tail.group("v"))
+        eff["extra_actions"] = [extra]
+        because.append((f"extra_actions=[{extra}]", tail.group(0).strip()))
+        low = low[: tail.start()]
 
     m = re.match(r"^(?:(?:when|whenever|after)\b[^,]*,\s*)", low, re.IGNORECASE)
     condition = None
@@ -174,7 +183,7 @@ def parse_clause(clause: str, index: int, previous: list[Clause]) -> Clause | No
         sel["kind"] = "cost"
         because.append(("selection=cost", cost.group(0).strip()))
         low = low[cost.end():]
-    may = re.match(r"^(?:you|they|its controller|the player)?\s*may\s+", low, re.IGNORECASE)
+    may = re.match(r"^(?:you|i|they|its controller|the player)?\s*may\s+", low, re.IGNORECASE)
     if may:
         eff["optional"] = True
         because.append(("optional", may.group(0).strip()))

@@ -4,6 +4,7 @@ known example name, then the vocabulary of each loaded game (``GameInfo.terms``)
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from dataclasses import dataclass
 
 from ingest.models import GameInfo
@@ -27,10 +28,67 @@ def _term_re(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![.?!:]\s)(?<!^)\b{re.escape(term)}{plural}\b")
 
 
+_WORD = re.compile(r"[a-z][a-z'\-]{3,}")
+
+
+def _stem(w: str) -> str:
+    w = w.strip("'-")
+    if w.endswith("ies") and len(w) > 5:
+        return w[:-3] + "y"
+    if re.search(r"(?:s|x|z|ch|sh)es$", w) and len(w) > 5:
+        return w[:-2]
+    if w.endswith("s") and not w.endswith("ss") and len(w) > 4:
+        return w[:-1]
+    return w
+
+
+def distinctive_vocabulary(texts: dict[str, list[str]]) -> dict[str, frozenset[str]]:
+    """Per game, the (stemmed) words its loaded rule texts use and no other game's do.
+    Computed from the index, so it follows whatever documents are loaded."""
+    words = {g: {_stem(w) for t in ts for w in _WORD.findall(t.lower())} for g, ts in texts.items()}
+    # A game's own terms are the words its rules capitalise mid-sentence ("Might", "Chain",
+    # "Recruit", "Trigger Queue"): ordinary English words ("still", "making") are not.
+    terms = {g: {_stem(m.group(1).lower()) for t in ts for m in _TERM.finditer(t)} for g, ts in texts.items()}
+    out: dict[str, frozenset[str]] = {}
+    for g, ws in words.items():
+        others = set().union(*(v for k, v in words.items() if k != g)) if len(words) > 1 else set()
+        out[g] = frozenset((terms[g] & ws) - others - _FUNCTION)
+    # Two-word phrases only one game's rules use, at least twice ("take damage",
+    # "target slot", "Trigger Queue"): a phrase is far less ambiguous than a word.
+    pairs = {g: _bigrams(" ".join(ts)) for g, ts in texts.items()}
+    for g, ps in pairs.items():
+        others_p: set[str] = set().union(*(set(v) for k, v in pairs.items() if k != g)) if len(pairs) > 1 else set()
+        out[g] = out[g] | frozenset(p for p, n in ps.items() if n >= 2 and p not in others_p)
+    return out
+
+
+def _bigrams(text: str) -> dict[str, int]:
+    toks = [_stem(w) for w in re.findall(r"[a-z][a-z'\-]*", text.lower())]
+    out: dict[str, int] = {}
+    for a, b in pairwise(toks):
+        if len(a) < 3 or len(b) < 3 or a in _FUNCTION or b in _FUNCTION or a in _GLUE or b in _GLUE:
+            continue
+        k = f"{a} {b}"
+        out[k] = out.get(k, 0) + 1
+    return out
+
+
+_GLUE = frozenset({"the", "and", "for", "can", "not", "are", "its", "you", "your", "any", "all", "one",
+                   "has", "have", "only", "but", "was", "were", "will", "may", "must", "into", "onto",
+                   "than", "more", "also", "even", "just", "does", "did"})
+
+
+_TERM = re.compile(r"(?<=[a-z,;] )([A-Z][a-z][A-Za-z'\-]{2,})")
+_FUNCTION = frozenset({"this", "that", "these", "those", "when", "then", "there", "their", "they", "with",
+                       "from", "example", "exception", "note", "section", "rule", "rules", "see", "each"})
+
+
 def detect_game(
-    question: str, games: list[GameInfo], named: dict[str, str] | None = None
+    question: str, games: list[GameInfo], named: dict[str, str] | None = None,
+    vocab: dict[str, frozenset[str]] | None = None,
 ) -> GameGuess:
-    """``named``: game ids of abilities/cards the question names (already matched)."""
+    """``named``: game ids of abilities/cards the question names (already matched);
+    ``vocab``: each game's distinctive words (:func:`distinctive_vocabulary`)."""
     scores: dict[str, float] = {g.id: 0.0 for g in games}
     why: dict[str, list[str]] = {g.id: [] for g in games}
     low = question.lower()
@@ -48,6 +106,17 @@ def detect_game(
             if hits:
                 scores[g.id] += 1.0 * min(len(hits), 2) + (0.5 if " " in t else 0)
                 why[g.id].append(repr(t))
+    if vocab:
+        toks = {_stem(w) for w in _WORD.findall(low)} | set(_bigrams(low))
+        vhits = {gid: sorted(toks & vocab.get(gid, frozenset())) for gid in scores}
+        # Words only one game's documents use count when they point one way only; two or
+        # more are needed when nothing else speaks for that game.
+        pointing = [gid for gid, h in vhits.items() if h]
+        if len(pointing) == 1:
+            gid = pointing[0]
+            if scores[gid] > 0 or len(vhits[gid]) >= 2:
+                scores[gid] += 0.75 * min(len(vhits[gid]), 3)
+                why[gid].append("only its rules use " + ", ".join(repr(h) for h in vhits[gid][:3]))
     for name, gid in (named or {}).items():
         if gid in scores:
             scores[gid] += 5

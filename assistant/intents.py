@@ -11,32 +11,43 @@ from dataclasses import dataclass
 
 # Ordered: the first matching form wins (more specific forms first).
 FORMS: list[tuple[str, str]] = [
+    ("targets_to_keep", r"\bhow many\b.*\b(?:keep|remain|stay|left|survive)\b"),
     ("targets_to_drop", r"\bhow many\b.*\b(?:drop|lose|remove|cease|stop|give up|discard|shed|release|let go)"
                         r"|\bhow many\b.*\btargets?\b.*\b(?:must|have to|need to|should)\b"),
-    ("is_mandatory", r"\bmandatory\b|\bmust (?:it|the unit|that unit|they) (?:go|be played|enter)\b"
+    ("is_mandatory", r"\bmandatory\b|\brequires? (?:me|you|the player|its controller) to (?:play|put)\b|\bmust (?:it|the unit|that unit|they) (?:go|be played|enter)\b"
                      r"|\b(?:required|forced|obliged|have) to (?:play|put) (?:it|the unit)\b"
                      r"|\bmust (?:i|you|they|the player) (?:play|put) (?:it|the unit)\b|\bobligat"),
     ("portion_reassigned", r"\bre-?distribut|\breassign|\bre-?allocat|\bshift(?:ed)? to (?:another|the other)"
                            r"|\bmove(?:d)? to (?:another|the other|a different) target"),
     ("can_change", r"\b(?:change|changed|alter|altered|switch|switched|swap|swapped|redirect|revise|revised|modif(?:y|ied))\b"
-                   r".*\b(?:targets?|choices?|chosen)\b|\b(?:targets?|choices?)\b.*\b(?:changed|altered|switched|swapped|revised|redirected)\b"),
-    ("effect_performed", r"\b(?:still|yet)\b.*\b(?:performed|happen|happens|resolve|resolves|done|carried out|gain)\b.*"
+                   r".*\b(?:targets?|choices?|chosen|distribution)\b|\b(?:targets?|choices?|distribution)\b.*\b(?:change|changed|altered|switched|swapped|revised|redirected)\b"),
+    ("effect_performed", r"\b(?:still|yet)\b.*\b(?:performed|performs?|happen|happens|resolve|resolves|done|carried out|gain|draw|draws)\b.*"
                          r"|\buntargeted\b.*\b(?:performed|happen|resolve|done|carried out)\b"),
-    ("add_target", r"\b(?:add|adding|include|including|recruit|take on|bring in|choose|pick|select)\b.*\b(?:new|extra|additional|another|more|fresh)\b.*\b(?:targets?|units?|enem(?:y|ies))\b"
+    ("add_target", r"\b(?:add|adding|include|including|recruit|take on|bring in|swap in|sub in|substitute)\b.*\b(?:new|extra|additional|another|more|fresh|different|second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th))\b.*\b(?:targets?|units?|enem(?:y|ies)|recruits?)\b"
+                   r"|\b(?:choose|pick|select)\b.*\b(?:new|extra|additional|another|more|fresh|different)\b.*\b(?:targets?|units?|enem(?:y|ies)|recruits?)\b.*\b(?:resolution|resolves?|later|afterwards)\b"
                    r"|\b(?:new|extra|additional|fresh)\b\s+(?:targets?|units?|enemy units?)\b.*\b(?:resolution|resolves|later|after)"),
-    ("choice_timing", r"\b(?:chosen|made|announced|decided|picked|selected|declared|locked in|determined|set|assigned|fixed|choose|decide|announce|pick)\b"
+    ("choice_timing", r"\b(?:wait|put off|postpone|delay|defer)\w*\b[^?]*\buntil\b[^?]*\b(?:resolution|resolves?)\b"
+                      r"|\b(?:made|chosen|decided|selected) (?:in|during) this step\b|\b(?:chosen|made|announced|decided|picked|selected|declared|locked in|determined|set|assigned|fixed|choose|decide|announce|pick|select)\b"
                       r"[^?]*\b(?:at|during|on|when|as|upon|before|while)\b[^?]*\b(?:resolution|resolves?|resolving|played|plays?|playing|cast|finali[sz]\w*|enters?|queue|put on|chain)\b"
                       r"|\bwhen (?:is|are|do|does)\b.*\b(?:chosen|made|announced|decided|picked|selected|declared|choose|decide|announce)\b"),
-    ("affected", r"\b(?:still )?(?:affected|hit|damaged|killed|stunned)\b.*\?|\bdoes .* still (?:affect|hit)\b"),
-    ("legal_subset", r"\bkeep\b.*\btargets?\b|\bconcentrat|\bkill (?:all|both|the|only|just|each|every|\d)\b"
-                     r"|\b(?:drop|remove|discard|shed) (?:\d+|all but one|some) targets?\b.*\b(?:to|so)\b"),
+    ("affected", r"\b(?:still|yet) (?:be |get )?(?:affected|hit|damaged|killed|stunned)\b|\b(?:is|are|was|were|be|get|gets)\b (?:\w+ ){0,3}affected\b"
+                 r"|\bresolves? against\b|\bdoes .* still (?:affect|hit)\b"),
+    ("legal_subset", r"\b(?:legal|eligible|valid|allowed) subset\b|\bkeep\b.*\btargets?\b|\bconcentrat|\bkill (?:all|both|the|only|just|each|every|\d)\b"
+                     r"|\b(?:drop|remove|discard|shed) (?:\d+|all but one|some) targets?\b.*\b(?:to|so|and)\b"),
     ("legal_targets", r"\b(?:fill|occupy|take up|use)\b.*\b(?:two|2|both|multiple|more than one|several)\b.*\b(?:target )?slots?\b"
                       r"|\bsame (?:object|target|unit|card|player)\b.*\b(?:twice|two|2|both|more than one)\b"
                       r"|\b(?:choose|pick|select|name)\s+(?:0|zero|no)\s*(?:targets?)?\b"
-                      r"|\b(?:choose|pick|select|target)\s+\d+\s+(?:enemy |opposing |different )?(?:units?|targets?|enem(?:y|ies))\b"),
-    ("needs_target", r"\b(?:need|needs|require|requires|required)\b\s+(?:a|any|at least one|an?)?\s*(?:valid |legal )?target"),
-    ("valid_target", r"\b(?:is|are|be|remain|still|count as)\b(?:(?! with )[^?])*\b(?:valid|legal|eligible|allowed|permissible|acceptable)\s+(?:target|choice)\b|\bcan (?:it|they|that|this|the \w+) be targeted\b"),
-    ("can_play", r"\bcan (?:\w+[- ]?){1,5}?\b(?:play|cast|use|activate|initiate|trigger|put|make|perform|resolve)\b"
+                      r"|\b(?:choose|pick|select|target)\s+\d+\s+(?:enemy |opposing |different )?(?:units?|targets?|enem(?:y|ies))\b"
+                      r"|\b(?:choose|pick|select|name)\s+(?:only |just )?\d+\s*\?"
+                      r"|\b(?:choos|select|pick)\w* (?:none|nothing|zero|0|no targets)\b(?! (?:of|and))[^?]*\b(?:allowed|legal|permitted|ok|okay)\b"),
+    ("needs_target", r"\b(?:need|needs|needing|require|requires|requiring|required)\b\s+(?:a|any|at least one|an?)?\s*(?:valid |legal )?target"),
+    ("valid_target", r"\b(?:considered|count(?:ed|s)?|deemed) (?:to |as )?affect(?:ing)? (?:the|its|a|that) target\b|\bcan (?:an? |the |this |that |my )?[\w' -]{0,40}?\btarget (?:an?|the|my|that|this|one)\b(?! (?:card|object) (?:it|that) comes)"
+                     r"|\b(?:choose|pick|select) (?:that|the|this|a|an) \w+ as (?:the|a|its) target\b"
+                     r"|\bused to \w+ (?:an?|the|that) \w+ (?:that|which|who)\b|\b(?:is|are|be|remain|still|count as)\b(?:(?! with )[^?])*\b(?:valid|legal|eligible|allowed|permissible|acceptable)\s+(?:target|choice)\b|\bcan (?:it|they|that|this|the \w+) be targeted\b"),
+    ("can_play", r"\bcan (?:\w+[- ]?){1,5}?\b(?:play|cast|use|activate|initiate|trigger|put|make|perform|resolve|do)\b"
+                 r"|\bmay (?:i|we|you|they|a player) (?:still |even )?(?:play|cast|use|activate|initiate|trigger|put|make|take|perform)\b"
+                 r"|\b(?:am i|are we|is it) (?:still )?allowed (?:to )?(?:play|cast|use|activate|initiate|trigger|put|make|take|perform|an?)\b"
+                 r"|\bdoes (?:the|it|this|that) (?:ability )?(?:still )?trigger\b"
                  r"|\b(?:be|get) (?:played|cast|used|activated|initiated|put on|placed|triggered)\b"
                  r"|\benters?\b.*\bqueue\b|\b(?:go|goes|get|gets|put|placed) (?:on(?:to)?|in(?:to)?) the (?:chain|queue|trigger queue)\b"
                  r"|\b(?:legal|allowed|possible|permitted|able) to (?:play|cast|use|initiate|make)\b"),

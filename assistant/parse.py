@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.abilities import NUM, parse_ability
+from assistant.coverage import baseline_spans, credited_spans, polarity, uncovered
 from assistant.intents import KindClassifier
 from assistant.known import KNOWN, KnownAbility
-from assistant.textnorm import fold, normalise, number_of, quoted_spans
+from assistant.textnorm import fold, normalise, number_of, outside_quotes, quoted_spans
 
 
 class ParseFailure(Exception):
@@ -34,6 +35,9 @@ class Parse:
     because: list[tuple[str, str]] = field(default_factory=list)
     confidence: float = 0.0
     ability_name: str | None = None
+    negated: bool = False
+    """The question asks whether a negated statement is true: invert the verdict."""
+    negation: str = ""
 
 
 def _n(word: str | None, default: int | None = None) -> int | None:
@@ -51,11 +55,18 @@ _DESCRIBED: list[tuple[str, str, str]] = [
     (r"\bnext (?:event|card|spell) you play\b", "future", "event"),
     (r"\b(?:hidden )?hand\b.*\b(?:chosen|choose|pick)|\b(?:chosen|choose|picked)\b.*\bhand\b", "hand", "spell"),
     (r"\bpick\b", "Pick a unit", "spell"),
+    (r"\b(?:mentioned|named|appears?|referred to) only in (?:an? |the |its )?(?P<role>cost|replacement effect|trigger(?:ing)? condition)", "role", "spell"),
+    (r"\b(?:has|have|lets?|makes?|asks?) (?:my |an? |the |their )?(?:opponent|other player|another player)s? (?:to )?(?:choose|pick|select)", "other_player", "spell"),
+    (r"\b(?:card|spell|ability|effect) (?:that )?(?:chooses|targets|picks) (?:that |a |an |one )?player", "Choose a player", "spell"),
+    (r"\b(?:card|spell|ability|effect) (?:that )?(?:chooses|targets) (?:a |an |one )?(?:specific |particular |single )?unit\b", "Choose a unit", "spell"),
+    (r"\b(?:a |the )?(?:player|you|they|opponent) must (?:make a choice|choose|pick|select)\b", "You must kill a unit", "spell"),
+    (r"\bdamage (?:i|you|it|that|we) deals?\b", "Deal 3 damage to a minion", "event"),
+    (r"\b(?P<neg>doesn't |does not |don't |do not |never )?(?:identify|identifies|name|names|list|lists) (?:an? |the )?(?P<t>players?|arena spaces?|game objects?|objects?) as (?:a |the |its )?target types?", "typed", "ability"),
     (r"\bbasic (?:attack|thwart|power)\b|\bmake an? (?:attack|thwart)\b", "basic", "basic_power"),
     (r"\battack[- ]label", "Attack an enemy", "event"),
     (r"\bthwart(?:[- ]label\w*)? (?:ability|effect|card|event)\b|\bthwart[- ]label", "Thwart a scheme", "event"),
     (r"\b(?:damage|damaging) (?:effect|ability|event|card|spell)\b", "Deal 3 damage to a minion", "event"),
-    (r"\bheals? and readies\b|\bheals? and ready\b", "Heal a character. Ready that character.", "event"),
+    (r"\bheals?\b[^.?;]{0,40}?\band (?:also )?read(?:y|ies)\b", "Heal a character. Ready that character.", "event"),
     (r"\breadies\b|\bready a character\b", "Ready a character", "event"),
     (r"\bsearch", "Search your deck", "event"),
     (r"\bdraws?\b", "Draw 1 card", "event"),
@@ -69,6 +80,8 @@ class AbilityPick:
     name: str | None = None
     game: str | None = None
     quoted: str | None = None
+    asked_type: str | None = None
+    """A described ability that names the type of object the question is about."""
 
 
 def _known(text: str) -> KnownAbility | None:
@@ -116,14 +129,33 @@ class Parser:
             if qs.text.lower() in {"pick", "may", "choose", "target"}:
                 continue
             pa = parse_ability(qs.text)
+            if pa is None and re.match(r"(?:each|every|all|an?|up to|any number of)\b", qs.text, re.IGNORECASE):
+                # A quoted selection without its instruction ("'each enemy' ability").
+                pa = parse_ability(f"affect {qs.text}")
             if pa is not None:
-                return AbilityPick(pa.ability, [("ability", f'"{qs.text}"')] + pa.because, quoted=qs.text)
+                because = [("ability", f'"{qs.text}"')] + pa.because
+                # The words just before the quote can say what role the text plays.
+                role = re.search(r"\b(?:(?:additional )?(?P<c>cost)|(?P<r>replacement effect)|(?P<t>trigger(?:ing)? condition))\s*(?:of|is|reads|says|:)?\s*[\"']?$",
+                                 q[max(0, qs.start - 40):qs.start + 1].rstrip("\"'"), re.IGNORECASE)
+                if role:
+                    kind_ = "cost" if role.group("c") else "replacement" if role.group("r") else "trigger_condition"
+                    for e in pa.ability["effects"]:
+                        e["selection"]["kind"] = kind_
+                    because.append((f"selection={kind_}", role.group(0).strip()))
+                return AbilityPick(pa.ability, because, quoted=qs.text)
         said = re.search(r"\b(?:says|reads|that says|saying|with the text|text is)\s+(?P<t>[^.?!]+)", outside, re.IGNORECASE)
         if said:
             pa = parse_ability(said.group("t"))
             if pa is not None:
                 return AbilityPick(pa.ability, [("ability", said.group(0))] + pa.because)
-        req = re.search(rf"\brequires? (?P<n>{NUM}|an?) target (?P<noun>units?|minions?|enem(?:y|ies)|characters?|players?)", outside, re.IGNORECASE)
+        verbs = r"(?:deals?|kills?|stuns?|read(?:y|ies)|exhausts?|removes?|heals?|banish(?:es)?|destroys?|recycles?|affects?)"
+        bare = re.search(rf"(?:^\s*(?:for|with|about|regarding)\s+|\b(?:an?|the|my|this) (?:effect|spell|ability|card|event) (?:that )?)(?P<t>{verbs}\b[^.?!;,]+?)(?=[.?!;,]|\s+(?:is|are|does|do|can|will)\s|$)",
+                         outside, re.IGNORECASE)
+        if bare:
+            pa = parse_ability(bare.group("t"))
+            if pa is not None:
+                return AbilityPick(pa.ability, [("ability", bare.group(0))] + pa.because)
+        req = re.search(rf"\b(?:requires?|requiring|needs?|needing|that needs) (?P<n>{NUM}|an?) target (?P<noun>units?|minions?|enem(?:y|ies)|characters?|players?)", outside, re.IGNORECASE)
         if req:
             n = req.group("n")
             text = f"Kill {n if n.lower() not in {'a', 'an'} else 'a'} {req.group('noun')}"
@@ -138,6 +170,29 @@ class Parser:
                 ab = {"kind": kind, "text": m.group(0), "effects": [
                     {"id": "e1", "action": "buff", "text": m.group(0), "selection": {"kind": "future", "pool": {"types": ["event"]}}}]}
                 return AbilityPick(ab, [("ability", m.group(0)), ("e1.selection=future", m.group(0))])
+            if text == "role":
+                role = m.group("role").lower()
+                kind_ = "cost" if role == "cost" else "replacement" if role.startswith("repl") else "trigger_condition"
+                ab = {"kind": "spell", "text": m.group(0), "effects": [
+                    {"id": "e1", "action": "kill", "text": m.group(0),
+                     "selection": {"kind": kind_, "pool": {"types": ["unit"]}}}]}
+                return AbilityPick(ab, [("ability", m.group(0)), (f"e1.selection={kind_}", m.group(0))])
+            if text == "other_player":
+                ab = {"kind": "spell", "text": m.group(0), "effects": [
+                    {"id": "e1", "action": "kill", "text": m.group(0),
+                     "selection": {"kind": "other_player", "chooser": "other_player", "pool": {"types": ["unit"]}}}]}
+                return AbilityPick(ab, [("ability", m.group(0)), ("e1.selection=other_player", m.group(0))])
+            if text == "typed":
+                t = m.group("t").lower().rstrip("s")
+                t = {"arena space": "arena_space", "game object": "game_object", "object": "game_object"}.get(t, t)
+                if m.group("neg"):
+                    types = ["player"] if t == "game_object" else ["game_object"]
+                else:
+                    types = [t]
+                ab = {"kind": "ability", "text": m.group(0), "effects": [
+                    {"id": "e1", "action": "other", "text": m.group(0),
+                     "selection": {"kind": "choose", "pool": {"types": types}}}]}
+                return AbilityPick(ab, [("ability", m.group(0)), (f"e1.pool.types={types}", m.group(0))], asked_type=t)
             if text == "hand":
                 ab = {"kind": "spell", "text": m.group(0), "effects": [
                     {"id": "e1", "action": "discard", "text": m.group(0),
@@ -269,7 +324,7 @@ def _candidates(w: World, effect: dict[str, Any], n: int, stats: list[dict[str, 
 
 
 def _outside_quotes(q: str) -> str:
-    return re.sub(r'"[^"]*"', " ", q)
+    return outside_quotes(q)
 
 
 _ASK = re.compile(r"\b(?:can|could|may|might i|is|are|does|do|must|will|would|should|am i)\b(?![^?]*[.;]\s)", re.IGNORECASE)
@@ -315,13 +370,24 @@ class _Builder:
     # ....................................................................
     def is_target(self) -> Parse:
         low = self.low
+        m_never = re.search(r"\b(?:never|not|n't|nowhere)\b[^.?]*\b(?:says?|saying|uses?|mentions?|contains?|appears?)\b[^.?]*\bchoose\b"
+                            r"|\bchoose\b[^.?]*\b(?:appears? nowhere|never appears|is not|isn't)\b[^.?]*|\bwithout (?:ever )?(?:saying|using|the word) \W?choose\W?", low)
+        if m_never:
+            self.note("the text need not say 'choose' to target", m_never.group(0))
         if self.pick is None:
+            if not re.search(r"\bitself\b|\bits? own ability\b|\bsource\b|\bcard (?:it|that) comes from\b|\bcreated it\b", low):
+                raise ParseFailure("I could not tell which ability or card the question is about.")
             kind = "activated" if "activated" in low else "triggered" if "triggered" in low else "spell"
             ability = _generic(kind)
             self.note("ability", f"a generic {kind} ability")
         else:
             ability = self.need_ability()
         w = World()
+        if self.pick is not None and self.pick.asked_type:
+            t = self.pick.asked_type
+            oid = "opp" if t == "player" else w.add("o", t, "opp")
+            self.note(f"question: is a {t} a legal target", t)
+            return self._one(ability, w, {"kind": "valid_target", "effect": ability["effects"][0]["id"], "object": oid})
         e1 = ability["effects"][0]
         tl: dict[str, Any] = {}
         if re.search(r"\bitself\b|\bits? own ability\b|\bthe (?:spell|ability) itself\b", low) and "source" not in low:
@@ -331,17 +397,18 @@ class _Builder:
             self.note("question.part=source", "source")
             ability["source"] = w.add("src", "unit", "you", zone="battlefield", location=w.battlefield())
             return self._one(ability, w, {"kind": "is_target", "effect": e1["id"], "part": "source"})
-        m = re.search(r"\bonly (?:1|one|a single) (?:(?:enemy|friendly|legal) )?(?:unit|minion|target|object|option)|"
+        m = re.search(r"\b(?:only|exactly) (?:1|one|a single) (?:(?:enemy|friendly|legal) )?(?:unit|minion|target|object|option)|"
                       r"\b(?:just|only) 1 (?:legal )?(?:option|choice|unit|target)\b|\bsole (?:unit|target|option)\b", low)
         if m:
             eff = _first_choose(ability) or e1
             oid = _candidates(w, eff, 1)[0]
             self.note("state: one legal object", m.group(0))
             return self._one(ability, w, {"kind": "is_target", "effect": eff["id"], "object": oid})
-        if re.search(r"\bdecline\b|\bchoose not to\b|\bdon't (?:stun|kill|do)\b|\bnot to (?:stun|kill|do)\b", low):
+        dm = re.search(r"\bdecline\w*(?: to \w+)?|\bchoose not to\b(?: \w+)?|\b(?:don't|didn't|do not|did not) (?:stun|kill|do|perform)\b|\bnot to (?:stun|kill|do|perform)\b", low)
+        if dm:
             tl = {"resolution": {"perform_optional": False}}
-            self.note("timeline.perform_optional=false", "decline")
-        if re.search(r"\ba player\b|\bplayers\b", low) and not any(_object_type(e) == "player" or e.get("action") == "draw" for e in ability["effects"]):
+            self.note("timeline.perform_optional=false", dm.group(0))
+        if re.search(r"\btarget(?:s|ing)? (?:a|the|that|any) player\b|\b(?:a|the|that) player (?:be |is |was )?(?:targeted|a target)\b", ask_clause(low)) and not any(_object_type(e) == "player" or e.get("action") == "draw" for e in ability["effects"]):
             _candidates(w, e1, 1)
             self.note("question: a player as a target of an ability that does not name players", "a player")
             return self._one(ability, w, {"kind": "valid_target", "effect": e1["id"], "object": "opp"})
@@ -359,13 +426,23 @@ class _Builder:
         return self._one(ability, w, {"kind": "is_target", "effect": eff["id"], "part": part}, tl)
 
     def _subject(self, ability: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
-        low = self.low
+        # The asking sentence names the subject; earlier sentences describe the situation.
+        ask = ask_clause(self.low)
+        if ask != self.low:
+            got = self._subject_in(ability, ask)
+            if got[0] is not None:
+                return got
+        return self._subject_in(ability, self.low)
+
+    def _subject_in(self, ability: dict[str, Any], low: str) -> tuple[dict[str, Any] | None, str]:
         effs = ability["effects"]
         if re.search(r"\bbattlefields?\b|\blocation\b", low):
             for e in effs:
                 if e.get("selection", {}).get("pool", {}).get("location"):
                     self.note("question.part=location", "battlefield")
                     return e, "location"
+            if re.search(r"\b(?:is|are) (?:the |that |a )?battlefields? (?:\w+ )?(?:a |one of the )?target", low):
+                raise ParseFailure("The question asks about a battlefield the ability does not mention.")
         if re.search(r"\bplayer\b|\bwho draws\b|\bcontroller\b|\bopponent\b", low):
             for e in effs:
                 if _object_type(e) == "player" or e.get("action") == "draw":
@@ -400,23 +477,41 @@ class _Builder:
         ability = self.need_ability()
         w = World()
         eff = _first_choose(ability) or ability["effects"][0]
+        vm = re.search(r"\bused to (\w+)\b", ask_clause(self.low))
+        if vm:
+            verb = vm.group(1)[:4]
+            hits = [e for e in ability["effects"] if e.get("text", "").lower().lstrip().startswith(verb)]
+            if not hits:
+                raise ParseFailure(f"The ability does not {vm.group(1)} anything.")
+            eff = hits[0]
+            self.note(f"question.effect={eff['id']}", vm.group(0))
+        if eff.get("selection", {}).get("kind", "choose") not in {"choose", "reference", "all"}:
+            raise ParseFailure("The ability has no choice of target for the question to ask about.")
+        am = re.search(r"\btarget (?:an?|the|that|this|one) (players?|opponents?)\b", ask_clause(self.low))
+        if am and "player" not in eff.get("selection", {}).get("pool", {}).get("types", []):
+            self.note("question: a player as the target", am.group(0))
+            return self._one(ability, w, {"kind": "valid_target", "effect": eff["id"], "object": "opp"})
         restr = self._restrictions()
         stats: dict[str, int] = {}
         if re.search(r"\bhas (?:some )?damage\b|\bdamaged\b", self.low):
             stats["damage"] = 2
             self.note("stats.damage=2", "has damage")
         t = _object_type(eff)
-        for rx, tt in _TYPE_WORDS:
-            m = re.search(rx + r"(?= (?:that|whose|with|which))", self.low)
-            if m and tt != "player":
-                t = tt
-                break
+        # The object described first ("a scheme with threat ... by a hero whose THW is 0").
+        found = [(m.start(), tt) for rx, tt in _TYPE_WORDS if tt != "player"
+                 for m in [re.search(rx + r"(?= (?:that|whose|with|which))", self.low)] if m]
+        if found:
+            t = min(found)[1]
         if t == "side_scheme":
             stats.setdefault("threat", 2)
         kw: dict[str, Any] = {"stats": stats, "restrictions": restr}
         oid = w.add("o", t, _controller_for(eff), **kw)
         if ability.get("uses_stat") and ability.get("source"):
-            w.add("hero", "hero", "you", stats={ability["uses_stat"]: 1})
+            sm = re.search(r"\b(ATK|THW|SCH)(?: of| is| =)? (\d+)|\b(\d+) (ATK|THW|SCH)\b", self.out)
+            val = int(sm.group(2) or sm.group(3)) if sm else 1
+            if sm:
+                self.note(f"source {ability['uses_stat']}={val}", sm.group(0))
+            w.add("hero", "hero", "you", stats={ability["uses_stat"]: val})
         return self._one(ability, w, {"kind": "valid_target", "effect": eff["id"], "object": oid})
 
     def needs_target(self) -> Parse:
@@ -436,6 +531,8 @@ class _Builder:
             return p
         # "does it need a target to be initiated?": can it be initiated with nothing to target?
         w.players = [{"id": "you", "deck_size": 10}, {"id": "opp", "deck_size": 10}]
+        if ability.get("uses_stat") and ability.get("source"):
+            ability["source"] = w.add("hero", "hero", "you", stats={ability["uses_stat"]: 1})
         self.note("inverted: can it be played with no targets available", "need a target")
         p = self._one(ability, w, {"kind": "can_play"})
         p.combine = "invert"
@@ -443,21 +540,23 @@ class _Builder:
 
     def _count_available(self) -> int | None:
         low = self.low
-        m = re.search(r"\bno (?:\w+ )?(?:units?|minions?|enem(?:y|ies)|targets?|objects?|characters?|legal targets?)\b"
+        m = re.search(r"\b(?:no|0|zero) (?:\w+ )?(?:units?|minions?|enem(?:y|ies)|targets?|objects?|characters?|legal targets?)\b(?: (?:in play|anywhere|at all|available|are legal|exist))?"
                       r"|\b(?:units?|minions?|enem(?:y|ies)|targets?) (?:are|is) (?:not )?(?:in play|available)\b.*\bno\b|\bthere are none\b|\bnothing to target\b", low)
         if m:
             self.note("state: none available", m.group(0))
             return 0
         m = re.search(r"\b(?:only|just) (\d+) (?:\w+ )?(?:legal |valid |available )?(?:targets?|units?|minions?|enem(?:y|ies)|objects?)\b"
-                      r"|\b(?:with|there are|there is|has) (\d+) (?:legal|valid|available|possible) (?:targets?|units?|options?)\b", low)
+                      r"|\b(?:with|there are|there is|has) (\d+) (?:legal|valid|available|possible) (?:targets?|units?|options?)\b"
+                      r"|\b(?:only|just|but only|but just) (\d+) (?:is|are) (?:legal|valid|available)\b"
+                      r"|\bat least (\d+) (?:\w+ )?(?:is|are) (?:a )?(?:valid|legal)(?: targets?)?\b", low)
         if m:
-            n = int(m.group(1) or m.group(2))
+            n = int(next(g for g in m.groups() if g))
             self.note(f"state: {n} available", m.group(0))
             return n
         return None
 
     def can_play(self) -> Parse:
-        if self.pick is None and re.search(r"\b(?:illegal|impossible)\b.*\blater\b|\bdeterministic|\bforce\w* an? illegal", self.low):
+        if self.pick is None and re.search(r"\b(?:illegal|impossible)\b.*\blater\b|\blater\b.*\b(?:illegal|impossible)\b|\bdeterministic\w*|\bforce\w* an? illegal\b(?: \w+)?|\bcertain to\b[^?]*\billegal\b", self.low):
             self.pick = AbilityPick(_generic("spell", "Kill a unit"), [("ability", "a generic spell")])
             self.because.extend(self.pick.because)
         ability = self.need_ability()
@@ -474,33 +573,63 @@ class _Builder:
             w.add("ss", "side_scheme", "opp", stats={"threat": side})
             self.note(f"state: main scheme threat {main_threat}, side scheme threat {side}", "main scheme")
             return self._one(ability, w, {"kind": "can_play"})
+        fewer = re.search(r"\b(?:its |the )?text (?:expressly |explicitly )?(?:permits|allows) fewer(?: targets)?\b", low)
+        if fewer:
+            for e in ability["effects"]:
+                cnt = e.get("selection", {}).get("count")
+                if cnt and cnt.get("mode") == "exactly":
+                    cnt["mode"] = "up_to"
+            self.note("the text permits fewer targets: an up-to count", fewer.group(0))
+        trig = re.search(r"\bdoes (?:the|it|this|that) (?:ability )?(?:still )?trigger\b", low)
+        if trig:
+            self.note("question: does it trigger (not: does it enter the queue)", trig.group(0))
+        loc = re.search(r"\b(?:on|to|at|onto|into) (?:a|the|another|an opponent's|my opponent's) battlefield(?: that)? (?P<who>i|you|my opponent|an opponent|they|he|she)? ?(?P<neg>don't |do not |doesn't |does not )?(?:control|controls)\b"
+                        r"|\b(?:on|to|at|onto|into) (?:an? |the |my )?(?P<opp>opponent's|enemy|opposing) battlefield\b", low)
+        if loc and any(e.get("constraints") for e in ability["effects"]):
+            mine = not loc.group("neg") and not loc.group("opp") and (loc.group("who") or "i") in {"i", "you"}
+            bf = {"id": "bf1", "kind": "battlefield", "controller": "you" if mine else "opp"}
+            w.locations.append(bf)
+            play["play_location"] = "bf1"
+            _candidates(w, eff, 1)
+            self.note(f"play.play_location=a battlefield {'you' if mine else 'an opponent'} control(s)", loc.group(0))
+            return self._one(ability, w, {"kind": "can_play"}, {"play": play})
         if ability.get("uses_stat"):
-            m = re.search(r"\b(ATK|THW|SCH)(?: of)? (\d+)|\b(\d+) (ATK|THW|SCH)\b", self.out)
+            m = re.search(r"\b(ATK|THW|SCH)(?: of| is| =)? (\d+)|\b(\d+) (ATK|THW|SCH)\b", self.out)
             val = int(m.group(2) or m.group(3)) if m else 1
             src = w.add("hero", "hero", "you", stats={ability["uses_stat"]: val})
             ability["source"] = src
             self.note(f"source {ability['uses_stat']}={val}", m.group(0) if m else "hero")
             t = _object_type(eff)
             for rx, tt in _TYPE_WORDS:
-                if re.search(r"against (?:a |an |the )?" + rx.strip("\\b"), low) and tt != "hero":
+                if re.search(r"(?:against|on) (?:a |an |the )?" + rx.strip("\\b"), low) and tt != "hero":
                     t = tt
             stats = {"threat": 2} if t.endswith("scheme") else {}
             oid = w.add("o", t, "opp", stats=stats)
             play["targets"] = [{"effect": eff["id"], "objects": [oid]}]
             return self._one(ability, w, {"kind": "can_play"}, {"play": play})
-        if re.search(r"\b(?:illegal|impossible)\b.*\blater\b|\bdeterministic|\bforce\w* an? illegal", low):
+        dm = re.search(r"\b(?:illegal|impossible)\b.*\blater\b|\blater\b.*\b(?:illegal|impossible)\b|\bdeterministic\w*|\bforce\w* an? illegal\b(?: \w+)?|\bcertain to\b[^?]*\billegal\b", low)
+        if dm:
             play["deterministically_illegal"] = True
-            alt = not re.search(r"\bno (?:other )?(?:choice|option|alternative)\b|\bonly (?:choice|option)\b", low)
+            no_alt = re.search(r"\bno (?:other )?(?:choice|option|alternative)s?\b|\bonly (?:choice|option)\b", low)
+            has_alt = re.search(r"\b(?:another|other|2|two|several) (?:legal )?(?:options?|choices?|alternatives?)\b", low)
+            if not no_alt and not has_alt:
+                raise ParseFailure("I could not tell whether the player had another option.")
+            alt = not no_alt
             play["had_alternative"] = alt
-            self.note("play.deterministically_illegal", "illegal ... later")
-            self.note(f"play.had_alternative={alt}", "another option" if alt else "no other choice")
+            self.note("play.deterministically_illegal", dm.group(0))
+            self.note(f"play.had_alternative={alt}", (has_alt or no_alt).group(0))  # type: ignore[union-attr]
             _candidates(w, eff, 2)
             return self._one(ability, w, {"kind": "can_play"}, {"play": play})
         n = self._count_available()
         if n is None:
             n = 3
-        ids = _candidates(w, eff, n) if _object_type(eff) != "player" else []
-        m = re.search(r"\bwith (?:0|zero|no) targets?\b|\bchoos\w+ (?:0|zero|no|nothing)\b|\bno targets? chosen\b", low)
+        restr = self._restrictions()
+        if restr and not re.search(r"\b(?:every|all|each|both|the only|none of the)\b", low):
+            raise ParseFailure("I could not tell which objects the restriction applies to.")
+        if restr:
+            self.note("every candidate has the restriction", re.search(r"\b(?:every|all|each|both|the only|none of the)\b(?: \w+){0,3}", low).group(0))  # type: ignore[union-attr]
+        ids = _candidates(w, eff, n, restrictions=restr or None) if _object_type(eff) != "player" else []
+        m = re.search(r"\bwith(?:out)? (?:0|zero|no|any) targets?\b|\bchoos\w+ (?:0|zero|no|nothing|none)\b(?: (?:units?|targets?))?|\bno targets? chosen\b", low)
         if m:
             play["targets"] = [{"effect": eff["id"], "objects": []}]
             self.note("play.targets=[]", m.group(0))
@@ -510,7 +639,8 @@ class _Builder:
                 k = int(m.group(1))
                 play["targets"] = [{"effect": eff["id"], "objects": ids[:k]}]
                 self.note(f"play.targets={k}", m.group(0))
-        return self._one(ability, w, {"kind": "can_play"}, {"play": play} if play else None)
+        question: dict[str, Any] = {"kind": "can_play", "stage": "trigger"} if trig else {"kind": "can_play"}
+        return self._one(ability, w, question, {"play": play} if play else None)
 
     # .................................................................... splits
     def _split_setup(self) -> tuple[dict[str, Any], World, dict[str, Any], list[str], str]:
@@ -558,6 +688,10 @@ class _Builder:
         ability, w, tl, ids, eid = self._split_setup()
         return self._one(ability, w, {"kind": "targets_to_drop", "effect": eid}, tl)
 
+    def targets_to_keep(self) -> Parse:
+        ability, w, tl, ids, eid = self._split_setup()
+        return self._one(ability, w, {"kind": "targets_to_drop", "effect": eid, "count": "keep"}, tl)
+
     def add_target(self) -> Parse:
         ability = self.need_ability()
         if _split_effect(ability) is not None and _split_effect(ability).get("selection", {}).get("group"):  # type: ignore[union-attr]
@@ -571,7 +705,11 @@ class _Builder:
             eid = eff["id"]
             tl = {"play": {"targets": [{"effect": eid, "objects": ids[:1]}]}}
         new = w.add("new", "unit", "opp", zone="battlefield", location=w.battlefield(), stats={"might": 1})
-        self.note("a new object not chosen at play", "new/extra")
+        m = re.search(r"\b(?:that |which |i )?(?:was not|wasn't|were not|weren't|did not|didn't|had not|hadn't|never)\b(?: \w+){0,2}? (?:originally |initially |already )?(?:chosen|choose|picked|pick|selected|targeted)\b(?: \w+)?", low := self.low)
+        m2 = re.search(r"\b(?:new|extra|additional|fresh|another|more)\b(?: \w+)?", low)
+        self.note("a new object not chosen at play", m.group(0) if m else m2.group(0) if m2 else "new")
+        if m and m2:
+            self.note("a new object", m2.group(0))
         return self._one(ability, w, {"kind": "add_target", "effect": eid, "object": new}, tl)
 
     def _group_setup(self, default_ok: bool = False) -> tuple[dict[str, Any], World, dict[str, Any], list[str], str]:
@@ -684,18 +822,27 @@ class _Builder:
             return self._one(ability, w, {"kind": "legal_targets", "effect": eid, "objects": ids}, tl)
         w = World()
         eff = _first_choose(ability) or ability["effects"][0]
-        if re.search(r"\bslots?\b|\btwice\b|\bsame (?:object|target|unit|card|player)\b", low):
+        dup = re.search(r"\bslots?\b|\btwice\b|\bsame (?:game )?(?:object|target|unit|card|player)\b", low)
+        if dup:
             if eff["selection"].get("count", {}).get("n", 1) in (None, 1):
                 eff["selection"]["count"] = {"mode": "exactly", "n": 2}
             oid = _candidates(w, eff, 2)[0]
-            self.note("the same object in two slots", "same/two slots")
+            for m in re.finditer(r"\b(?:one|1|a single|the same|same) (?:game )?(?:object|target|unit|card|player)\b[^?]*?\b(?:(?:fill|occupy|take up|use)\b[^?]*?\bslots?|twice|for both|both (?:slots|targets)|(?:2|two|both)(?: of (?:its|the))? (?:target )?slots)"
+                                 r"|\b(?:of|for) the same (?:ability|spell|card)\b", low):
+                self.note("the same object in two slots", m.group(0))
+            perm = re.search(r"(?:\b(?:if|when|where|suppose|assuming|given that)\b[^?,.]*?)?\b(?:expressly |explicitly |specifically )?(?:permits?|allows?|lets?)\b[^?,.]*?\bduplicates?(?: targets?)?", low)
+            if perm and not re.search(r"\b(?:not|n't|never|unless|without)\b", low[max(0, perm.start() - 25):perm.end()]):
+                eff["selection"]["duplicates"] = True
+                self.note("selection.duplicates=true (the text expressly permits it)", perm.group(0))
+            self.note("objects=[same, same]", dup.group(0))
             return self._one(ability, w, {"kind": "legal_targets", "effect": eff["id"], "objects": [oid, oid]})
-        m = re.search(r"\b(?:choose|pick|select)\s+(0|zero|no|nothing)\b", low)
+        m = re.search(r"\b(?:choose|pick|select)\w*\s+(0|zero|no|nothing|none)\b", low)
         if m:
             _candidates(w, eff, 2)
             self.note("objects=[]", m.group(0))
             return self._one(ability, w, {"kind": "legal_targets", "effect": eff["id"], "objects": []})
-        m = re.search(r"\b(?:choose|pick|select|target)\s+(\d+)\b", low)
+        m = re.search(r"\b(?:choose|pick|select|target|name)\s+(?:only |just )?(\d+)\b(?! ?(?:damage|might))", ask_clause(low)) \
+            or re.search(r"\b(?:choose|pick|select|target|name)\s+(?:only |just )?(\d+)\b(?! ?(?:damage|might))", low)
         if m:
             k = int(m.group(1))
             ids = _candidates(w, eff, k)
@@ -707,13 +854,22 @@ class _Builder:
     def _resolution_setup(self) -> tuple[dict[str, Any], World, dict[str, Any], list[str], list[str]]:
         low = self.low
         m = re.search(r"\b(\d+|all|both|every) (?:of (?:the |its )?)?(\d+)? ?targets?\b[^.?]*\b(?:are|is|were|become|became)\s+(?:now )?illegal", low)
-        m2 = re.search(r"\ball (?:of )?(?:its |the )?targets?\b[^.?]*\billegal|\bevery target\b[^.?]*\billegal", low)
+        m2 = re.search(r"\ball (?:of )?(?:its |the )?targets?\b[^.?]*\billegal|\bevery target\b[^.?]*\billegal"
+                       r"|\btargets? (?:are|were|become|became) all\b[^.?]*\billegal|\bno (?:legal|remaining) targets?\b|\bnone of (?:its|the) targets? (?:is|are) legal", low)
         total = 3
         if m and m.group(2):
             total = int(m.group(2))
         illegal_n = total if (m2 or (m and m.group(1) in {"all", "every"})) else int(m.group(1)) if m and m.group(1).isdigit() else None
         if m and m.group(1) == "both":
-            illegal_n, total = 2, max(total, 2)
+            illegal_n, total = 2, int(m.group(2)) if m.group(2) else 2
+        lg = re.search(r"\b(\d+) of (?:the |its )?(\d+) targets? (?:is|are|remains?|stays?) (?:still )?legal\b", low)
+        if illegal_n is None and lg:
+            total, illegal_n = int(lg.group(2)), int(lg.group(2)) - int(lg.group(1))
+            m = lg
+        il = re.search(r"\b(?:an?|the) illegal target\b", low)
+        if illegal_n is None and il and self.kind == "affected":
+            total, illegal_n = 2, 1
+            m = il
         if illegal_n is None:
             raise ParseFailure("I could not tell how many targets became illegal.")
         total = max(total, illegal_n)
@@ -745,6 +901,20 @@ class _Builder:
         return self._one(ability, w, {"kind": "effect_performed", "effect": e["id"]}, tl)
 
     def affected(self) -> Parse:
+        if re.search(r"\b(?:an?|the) illegal target\b", self.low) and not re.search(r"\b\d+ of\b|\ball\b|\bevery\b|\bboth\b", self.low):
+            ability, w, tl, ids, legal = self._resolution_setup()
+            return self._one(ability, w, {"kind": "affected", "object": ids[0]}, tl)
+        inv = re.search(r"\b(?:an?|the|one) (?:\w+ )?(?:that|which|who) (?:is not|isn't|is no longer|isn't still|has stopped being) (?:a )?(?:valid|legal) (?:target|choice)\b", self.low)
+        if inv and self.pick is not None:
+            ability = self.pick.ability
+            eff = _first_choose(ability) or ability["effects"][0]
+            w = World()
+            ids = _candidates(w, eff, 2)
+            tl: dict[str, Any] = {"events": [{"kind": "become_illegal", "object": ids[1]}]}
+            if eff.get("selection", {}).get("kind", "choose") == "choose":
+                tl["play"] = {"targets": [{"effect": eff["id"], "objects": ids}]}
+            self.note("an element that is not a valid target at resolution", inv.group(0))
+            return self._one(ability, w, {"kind": "affected", "effect": eff["id"], "object": ids[1]}, tl)
         ability, w, tl, ids, legal = self._resolution_setup()
         if not legal:
             return self._one(ability, w, {"kind": "affected", "object": ids[0]}, tl)
@@ -759,6 +929,10 @@ class _Builder:
             ability["effects"][0]["selection"]["divides_amount"] = True
             self.note("ability", "a generic distribution among 2 targets")
         eff = _split_effect(ability) or ability["effects"][0]
+        red = re.search(r"(?:\b(?:if|when|where|suppose|assuming|given that)\b[^?,.]*?)?\b(?:expressly |explicitly )?(?:instructs?|says?|permits?|allows?|tells?)\b[^?,.]*?\bredistribut\w*", self.low)
+        if red and not re.search(r"\b(?:not|n't|never|nothing|unless|without)\b", self.low[max(0, red.start() - 25):red.end()]):
+            eff["selection"]["redistributes"] = True
+            self.note("selection.redistributes=true (the text instructs redistribution)", red.group(0))
         w = World()
         ids = _candidates(w, eff, 2)
         amount = eff.get("amount") or 4
@@ -770,15 +944,19 @@ class _Builder:
     # .................................................................. choices
     _CHOICES = [
         (r"\bmove destination|\bdestination\b|\bwhere (?:it|they|the units?) (?:will )?moves?\b", "move_destination"),
-        (r"\bdamage (?:amount|split)|\bamount (?:of damage|assigned|for each)|\bhow much damage\b|\bsplit\b|\bdamage (?:each|per) target\b|\bdamage assignment", "split_amounts"),
+        (r"\bdamage (?:amount|split)|\bamount (?:of damage|assigned|for each)|\bhow much (?:damage|each target)\b|\bsplit\b|\bdamage (?:each|per) target\b|\bdamage assignment", "split_amounts"),
         (r"\bdistribut", "distribution"),
-        (r"\"may\"|\bmay choice\b|\boptional\b|\bwhether to (?:perform|do)\b", "may"),
+        (r"[\"']may[\"']|\bmay choice\b|\boptional\b|\bwhether to (?:perform|do)\b", "may"),
+        (r"\bchoices? (?:that )?(?:this section|the rules?|these rules|this step) (?:doesn't|does not|don't|do not|never) (?:outline|cover|list|mention|describe)\w*", "other"),
+        (r"\bdirections?\b", "other"),
         (r"\bmodes?\b", "modes"),
         (r"\bwhere (?:a|the) unit (?:is played|enters|will enter)|\bplay location\b|\blocation (?:for|of) (?:a|the) unit\b", "play_location"),
         (r"\bas (?:i am|you|it is) play", "as_you_play"),
         (r"\bsubset\b", "group_subset"),
         (r"\bdropp?ed targets?\b|\bwhich targets? (?:to )?drop", "dropped_targets"),
+        (r"\bspecifically choos\w*|\bchoos\w* (?:one or more |specific )?(?:game )?objects\b", "targets"),
         (r"\btargets?\b", "targets"),
+        (r"\bwhich (?:one|legend|unit|card|object)\b", "other"),
     ]
 
     def choice_timing(self) -> Parse:
@@ -792,9 +970,19 @@ class _Builder:
                 break
         if choice is None:
             raise ParseFailure("I could not tell which choice the question asks about.")
+        # "during this step rather than at resolution": the moment asked about comes first.
+        alt = re.search(r"\b(?:rather than|instead of|as opposed to|or (?:do i |does it |must i )?wait)\b.*", low)
+        if alt:
+            self.note("the alternative moment is not the one asked about", alt.group(0))
+            low = low[: alt.start()]
         m = re.search(r"\b(?:resolution|resolves?|resolving|resolved)\b", low)
-        m2 = re.search(r"\b(?:played|plays?|playing|cast|finali[sz]\w*|enters?|entering|queue|put on|chain|announced when)\b", low)
-        if m and (not m2 or m.start() > m2.start()):
+        m2 = re.search(r"\b(?:played|plays?|playing|cast|finali[sz]\w*|enters?|entering|queue|put on|chain|announced when"
+                       r"|this step|making (?:relevant )?choices)\b", low)
+        wait = re.search(r"\b(?:wait|put off|postpone|delay|defer)\w*\b[^?]*\buntil\b[^?]*\b(?:resolution|resolves?)\b", low)
+        if wait:
+            when = "resolution"
+            self.note("when=resolution", wait.group(0))
+        elif m and (not m2 or m.start() > m2.start()):
             when = "resolution"
             self.note("when=resolution", m.group(0))
         elif m2:
@@ -803,12 +991,23 @@ class _Builder:
         else:
             raise ParseFailure("I could not tell which moment the question asks about.")
         ability = self.pick.ability if self.pick else _generic()
-        return self._one(ability, World(), {"kind": "choice_timing", "choice": choice, "when": when})
+        question: dict[str, Any] = {"kind": "choice_timing", "choice": choice, "when": when}
+        ov = re.search(r"\b(?:if|when|where|unless)\b[^?,]*?\b(?:text|ability|card)\b[^?,]*?\b(?:requires?|demands?)\b[^?,]*?\b(?:earlier|sooner|before)\b", self.q.lower())
+        if ov:
+            question["text_requires_earlier"] = True
+            self.note("the text requires the choice earlier", ov.group(0))
+        df = re.search(r"\b(?:if|when|where)\b[^?,]*?\b(?:text|ability|card)\b[^?,]*?\b(?:explicitly |expressly )?(?:defers?|postpones?|delays?)\b[^?,]*", self.q.lower())
+        if df:
+            question["text_defers"] = True
+            self.note("the text explicitly defers the choice", df.group(0))
+        return self._one(ability, World(), question)
 
     def can_change(self) -> Parse:
         low = self.low
-        instructed = bool(re.search(r"\b(?:if|when|because) (?:an?|some) (?:effect|spell|ability|card) (?:says|instructs|tells|allows)", low)) and not re.search(r"\bwithout\b|\bunless\b", low)
-        self.note(f"instructed={instructed}", "without an effect" if not instructed else "an effect says so")
+        m = re.search(r"\b(?:if|when|because|since) (?:an?|some|the|its|this) (?:effect|spell|ability|card|text)\b[^?,]*?\b(?:says|instructs|tells|allows|permits|lets)\b[^?,]*", low)
+        neg = re.search(r"\bwithout\b[^?,]*|\bunless\b[^?,]*", low)
+        instructed = bool(m) and not neg and not re.search(r"\b(?:not|n't|never)\b", m.group(0) if m else "")
+        self.note(f"instructed={instructed}", m.group(0) if m and instructed else neg.group(0) if neg else "no instruction")
         ability = self.pick.ability if self.pick else _generic()
         return self._one(ability, World(), {"kind": "can_change_choices", "instructed": instructed})
 
@@ -834,3 +1033,26 @@ def build(q_raw: str, game: str, pick: AbilityPick | None, kind: str, confidence
     p.confidence = confidence
     p.ability_name = pick.name if pick else None
     return p
+
+
+def accept(q_raw: str, p: Parse) -> None:
+    """Polarity and coverage: mark a negated statement for inversion, and fail when a word
+    that changes the question (negation, condition, exception, quantity, a predicate the
+    engine has no notion of) is accounted for by no part of the parse."""
+    q = normalise(q_raw)
+    # The question-kind words are matched loosely (a form can span "is ... isn't a valid
+    # target"), so they never account for a negation: only the situation's parts do.
+    situation = credited_spans(q, [w for part, w in p.because if not part.startswith("question kind=")])
+    credited = credited_spans(q, [w for _, w in p.because])
+    quoted = [(s.start, s.end) for s in quoted_spans(q) if " " in s.text or q[s.start] == '"']
+    pol = polarity(q, situation + quoted + baseline_spans(q))
+    if pol.negated:
+        p.negated = True
+        p.negation = pol.words
+        p.because.append(("polarity=negated: the verdict is inverted", pol.words))
+    known = quoted + list(pol.spans) + baseline_spans(q)
+    left = [c for c in uncovered(q, credited + known)]
+    left += [c for c in uncovered(q, situation + known) if c.category == "negation" and c not in left]
+    if left:
+        words = ", ".join(repr(c.text) for c in left[:3])
+        raise ParseFailure(f"The question says {words}, which my reading of it does not account for.")

@@ -14,12 +14,12 @@ from langchain_core.runnables import RunnableLambda, RunnableParallel
 
 from assistant.answer import Answer, TraceStep
 from assistant.cite import cite, passages_from_hits
-from assistant.games import detect_game
+from assistant.games import detect_game, distinctive_vocabulary
 from assistant.guard import screen
 from assistant.intents import KindClassifier
-from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, build
+from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, ask_clause, build
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
-from assistant.textnorm import fold, normalise, quoted_spans
+from assistant.textnorm import fold, normalise, outside_quotes, quoted_spans
 from ingest.models import GameInfo
 
 
@@ -54,6 +54,8 @@ class Understanding:
     text: str = ""
 
 
+_HOW_MUCH = re.compile(r"^\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount))\b", re.IGNORECASE)
+
 _FOLLOWUP = re.compile(r"^\s*(?:and\s+)?(?:what|how) (?:if|about)\b|^\s*(?:and )?if instead\b|\binstead\?*\s*$", re.IGNORECASE)
 
 
@@ -70,6 +72,7 @@ class Assistant:
         self._classifier: KindClassifier | None = None
         self._cards: dict[str, tuple[str, str, str]] | None = None
         self._games: list[GameInfo] | None = None
+        self._vocab: dict[str, frozenset[str]] | None = None
         self.timings = Timings()
         if llm is None and settings is not None and getattr(settings, "llm_provider", None):
             from assistant.llm import chat_model
@@ -93,6 +96,19 @@ class Assistant:
         if self._games is None:
             self._games = list(self.index.games())
         return self._games
+
+    def _vocabulary(self) -> dict[str, frozenset[str]] | None:
+        if self._vocab is None:
+            rules = getattr(self.index, "rules", None)
+            if rules is None:
+                self._vocab = {}
+            else:
+                try:
+                    texts = {g.id: [f"{r.heading or ''} {r.text}" for r in rules(game=g.id)] for g in self.games()}
+                except Exception:
+                    texts = {}
+                self._vocab = distinctive_vocabulary(texts) if texts else {}
+        return self._vocab or None
 
     def _timed_embed_query(self, text: str) -> list[float]:
         t = time.perf_counter()
@@ -180,14 +196,14 @@ class Assistant:
             q = merge_followup(prior["question"], q)
             u.text = q
         parser = Parser(self.classifier, self._card_lookup)
-        outside = re.sub(r'"[^"]*"', " ", q)
+        outside = outside_quotes(q)
         pick = parser.ability(q, outside)
         named = {pick.name: pick.game} if pick and pick.name and pick.game else {}
         games = self.games()
         if inp.get("game"):
             u.game, u.game_because = inp["game"], "given"
         else:
-            g = detect_game(q, games, named)
+            g = detect_game(q, games, named, self._vocabulary())
             u.game, u.game_because = g.game, g.because
         if u.game is None:
             u.error = f"I can't tell which game this is about ({u.game_because}); name the game."
@@ -201,7 +217,9 @@ class Assistant:
             return u
         try:
             u.parse = build(q, u.game, pick, kg.kind, kg.confidence, kg.because)
+            accept(q, u.parse)
         except ParseFailure as exc:
+            u.parse = None
             u.error = str(exc)
         if u.parse is None and self._llm is not None:
             from assistant.llm import llm_parse
@@ -218,6 +236,9 @@ class Assistant:
         x["decision"] = None
         if u.parse is None:
             return x
+        if u.parse.negated and u.parse.combine == "any":
+            u.error = "The question negates a statement I can only check part by part."
+            return x
         import engine
 
         t = time.perf_counter()
@@ -232,7 +253,17 @@ class Assistant:
             decisions = []
         self.timings.engine += time.perf_counter() - t
         if decisions:
-            x["decision"] = combine(decisions, u.parse.combine)
+            d = combine(decisions, u.parse.combine)
+            if _HOW_MUCH.search(ask_clause(u.text)) and d[1] is None:
+                # A how-many/how-much question answered without a number is not answered.
+                u.error = "The engine did not compute the amount asked for."
+                return x
+            if u.parse.negated:
+                verdict = "no" if d[0] == "yes" else "yes"
+                reason = (f"The statement is {'true' if verdict == 'yes' else 'false'} "
+                          f"(it says '{u.parse.negation}'): {d[3]}")
+                d = (verdict, d[1], d[2], reason, d[4])
+            x["decision"] = d
         return x
 
     def _answer(self, x: dict[str, Any]) -> Answer:

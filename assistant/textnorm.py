@@ -83,3 +83,14 @@ def normalise(text: str) -> str:
 def fold(name: str) -> str:
     """Case, punctuation and apostrophes forgiven: "Rek'Sai" == "reksai" == "Rek Sai"."""
     return re.sub(r"[^a-z0-9]+", "", plain_quotes(name).lower())
+
+
+def outside_quotes(text: str) -> str:
+    """``text`` with quoted ability text (double quotes, or single quotes around several
+    words) blanked out, so the question's own words can be read apart from the card's."""
+    out = text
+    for q in sorted(quoted_spans(text), key=lambda q: -q.start):
+        if text[q.start] == "'" and " " not in q.text:
+            continue
+        out = out[: q.start] + " " * (q.end - q.start) + out[q.end :]
+    return out

@@ -398,6 +398,19 @@ def _valid_target(c: _Ctx) -> Decision:
         c.step("self_target", "is it the ability itself?", "yes")
         return c.decision(False, "A spell or ability cannot target itself.", ["self_target"])
     e = c.entity(q.object, "question.object", w)
+    sel = ef.selection
+    if sel.kind == "reference" and sel.ref_role == "same" and sel.refers_to is not None \
+            and c.p.covers("that_target"):
+        # target.3.10: "that [target]" can only be resolved for a valid target of the
+        # previous effect.
+        prev = c.effect(sel.refers_to)
+        pf = c.failures(e, prev, w)
+        c.step("that_target", f"is {q.object} a valid target of {prev.id}?",
+               pf[0][1] if pf else "yes")
+        if pf:
+            return c.decision(False, f"'That' refers to the earlier effect's target, and "
+                              f"{q.object} is not a valid target for it: {pf[0][1]}.",
+                              ["that_target", pf[0][0]])
     fails = c.failures(e, ef, w)
     if fails:
         for con, why in fails:
@@ -409,6 +422,9 @@ def _valid_target(c: _Ctx) -> Decision:
         c.step("source_target", "the source is a separate object", "may be targeted")
         decisive.append("source_target")
     base = c.concept("any_part", "restrictions", "valid_choices_required")
+    if c.p.type_must_be_identified and ef.selection.pool.types:
+        # 11.4.1: the text identifies this target type.
+        decisive.append("type_identified")
     c.step(base, f"check {q.object} against effect {ef.id}", "valid")
     used = [u for u in c.used if u not in decisive]
     return c.decision(True, f"{q.object} is a valid target.", [*decisive, *used, base])
@@ -442,7 +458,7 @@ def _check_choice_set(c: _Ctx, ef: Effect, objs: list[str], w: World,
             return False, f"exactly {cnt.n} targets are required, {n} chosen", [
                 c.concept("exact_count", "valid_choices_required")]
     if cnt.mode == "up_to" and cnt.n is not None and n > cnt.n:
-        return False, f"at most {cnt.n} targets", [c.concept("any_number")]
+        return False, f"at most {cnt.n} targets", [c.concept("up_to_max", "any_number")]
     if cnt.minimum is not None and n < cnt.minimum:
         return False, f"at least {cnt.minimum} targets", [c.concept("exact_count", "any_number")]
     g = sel.group
@@ -467,6 +483,16 @@ def _group_ok(c: _Ctx, g: Any, objs: list[str], w: World) -> tuple[bool, str]:
 
 
 def _can_play(c: _Ctx) -> Decision:
+    q = c.s.question
+    assert isinstance(q, CanPlay)
+    if q.stage == "trigger":
+        if c.p.too_few != "ceases_to_exist" or not c.p.covers("too_few"):
+            raise c.undecidable("whether an ability triggers")
+        # 11.4.3: with too few targets it "triggers but is not placed into the Trigger
+        # Queue and then ceases to exist": triggering does not depend on its targets.
+        c.step("too_few", "does the ability trigger?", "yes, whatever targets are available")
+        return c.decision(True, "It triggers; whether it is then placed into the queue depends "
+                          "on its targets.", ["too_few"])
     play = c.s.timeline.play
     decisive: list[str] = []
     all_chosen: list[str] = []
@@ -701,9 +727,10 @@ def _targets_to_drop(c: _Ctx) -> Decision:
     drop = max(0, len(legal) - amt)
     c.step("split_drop", f"{amt} to split among {len(legal)} legal target(s)",
            f"drop {drop}")
+    keep = len(legal) - drop
     return c.decision(True, f"With {amt} to split and {len(legal)} targets, exactly {drop} "
-                      "must cease to be targets so each remaining one gets at least 1.",
-                      ["split_drop"], value=drop)
+                      f"must cease to be targets so each of the {keep} remaining gets at least 1.",
+                      ["split_drop"], value=keep if q.count == "keep" else drop)
 
 
 def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
@@ -876,11 +903,31 @@ def _legal_targets(c: _Ctx) -> Decision:
         raise MissingInputError("no targets given", "question.objects")
     opts = _target_options(c, ef)
     ok, why, cons = _check_choice_set(c, ef, objs, c.w)
+    if ok:
+        cons = _why_legal(c, ef, objs)
     con = cons[0] if cons else c.concept("group" if ef.selection.group else
                                          "valid_choices_required")
     c.step(con, f"targets {objs} for effect {ef.id}", "legal" if ok else why)
     return c.decision(ok, "A legal set of targets." if ok else f"Not legal: {why}.",
                       cons or [con], options=opts)
+
+
+def _why_legal(c: _Ctx, ef: Effect, objs: list[str]) -> list[str]:
+    """The rules that make a legal target set legal, most specific first."""
+    sel = ef.selection
+    out: list[str] = []
+    if len(set(objs)) != len(objs) and sel.duplicates and c.p.covers("distinct_slots"):
+        out.append("distinct_slots")  # 11.4.4: duplicates expressly permitted
+    if sel.divides_amount and c.p.covers("split_max_targets"):
+        out.append("split_max_targets")
+    if sel.group is not None and c.p.covers("group"):
+        out.append("group")
+    if sel.count.mode in ("up_to", "any_number"):
+        out.append(c.concept("up_to_max", "any_number") if objs else
+                   c.concept("up_to_zero", "any_number"))
+    elif sel.count.mode == "exactly" and not sel.divides_amount and c.p.covers("exact_count"):
+        out.append("exact_count")
+    return [o for o in out if c.p.covers(o)]
 
 
 def _target_options(c: _Ctx, ef: Effect) -> list[Option] | None:
@@ -956,6 +1003,18 @@ def _choice_timing(c: _Ctx) -> Decision:
     if got is None:
         raise c.undecidable(f"when the {q.choice} choice is made")
     when, con = got
+    if q.text_requires_earlier and when == "resolution":
+        over = c.p.timing_overrides.get("earlier")
+        if over is None:
+            raise c.undecidable(f"a {q.choice} choice the text requires earlier")
+        c.step(over, "the text requires the choice earlier", "made as it is played")
+        when, con = "play", over
+    elif q.text_defers and when == "play":
+        over = c.p.timing_overrides.get("defer")
+        if over is None:
+            raise c.undecidable(f"a {q.choice} choice the text defers")
+        c.step(over, "the text explicitly defers the choice", "made at resolution")
+        when, con = "resolution", over
     c.step(con, f"when is the {q.choice} choice made?", when)
     label = {"play": "as it is played (finalization / queue entry)", "resolution":
              "at resolution"}
@@ -1005,6 +1064,13 @@ def _portion_reassigned(c: _Ctx) -> Decision:
                "to legal targets only")
         return c.decision(True, "The amount is allocated at resolution among the targets "
                           "still legal.", ["illegal_unaffected", "split_amounts_at_resolution"])
+    ef = _split_effect(c, q.effect) if c.ab.effects else None
+    if ef is not None and ef.selection.redistributes:
+        # 11.4.9: "... unless the Ability expressly instructs redistribution".
+        c.step("portion_not_reassigned", "the text expressly instructs redistribution",
+               "reassigned")
+        return c.decision(True, "The ability expressly instructs redistribution, so the "
+                          "portion is reassigned.", ["portion_not_reassigned"])
     c.step("portion_not_reassigned", "portion on an illegal target", "not reassigned")
     return c.decision(False, "A portion assigned to a target that became illegal is not "
                       "reassigned to another target.", ["portion_not_reassigned"])

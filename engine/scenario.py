@@ -319,6 +319,9 @@ class Selection(_Model):
     count: Count = Field(default_factory=Count)
     duplicates: bool = False
     """The text expressly permits the same object in more than one slot (11.4.4)."""
+    redistributes: bool = False
+    """The text expressly instructs redistributing a portion assigned to a target that is
+    illegal at resolution (11.4.9)."""
     group: GroupRequirement | None = None
     divides_amount: bool = False
     """An amount is split / distributed among the selected targets (Alpha Strike,
@@ -488,6 +491,9 @@ class CanPlay(_Model):
     With the timeline's play choices when given; else: does any legal choice exist?"""
 
     kind: Literal["can_play"] = "can_play"
+    stage: Literal["play", "trigger"] = "play"
+    """``trigger``: does the ability trigger at all (11.4.3: it may trigger and then cease
+    to exist without entering the queue), rather than can it be played / enter the queue."""
 
 
 class Affected(_Model):
@@ -510,6 +516,8 @@ class TargetsToDrop(_Model):
 
     kind: Literal["targets_to_drop"] = "targets_to_drop"
     effect: str | None = None
+    count: Literal["drop", "keep"] = "drop"
+    """``keep``: the value is how many targets remain instead of how many are dropped."""
 
 
 class LegalSplit(_Model):
@@ -563,6 +571,10 @@ class ChoiceTiming(_Model):
     kind: Literal["choice_timing"] = "choice_timing"
     choice: ChoiceKind
     when: When = "play"
+    text_requires_earlier: bool = False
+    """The ability's text requires the choice earlier than the rules' default (11.4.6)."""
+    text_defers: bool = False
+    """The ability's text explicitly defers the choice (11.4.7)."""
 
 
 class CanChangeChoices(_Model):

@@ -54,6 +54,10 @@ class Policy:
     """For each non-``choose`` selection kind: is it targeting, and the concept cited."""
     choice_timing: ClassVar[dict[ChoiceKind, tuple[When, str]]] = {}
     """When each kind of choice is made, and the concept cited."""
+    timing_overrides: ClassVar[dict[str, str]] = {}
+    """Where the ability's own text may move a choice: ``earlier`` (a resolution-time
+    choice the text requires earlier) and ``defer`` (a play-time choice the text
+    explicitly defers), each with the concept cited; absent: the rules do not say."""
 
     def citation_table(self) -> dict[str, list[RuleRef]]:
         """Concept -> citations, most decisive first."""

@@ -36,6 +36,10 @@ class MomonWonderPolicy(Policy):
         "may": ("resolution", "may"),
         "other": ("play", "timing_other"),
     }
+    timing_overrides: ClassVar[dict[str, str]] = {
+        "earlier": "may",  # 11.4.6 "unless the text requires the choice earlier"
+        "defer": "timing_other",  # 11.4.7 "unless the text explicitly defers a choice"
+    }
 
     def __init__(self, doc: str = DOC) -> None:
         self.doc = doc
@@ -47,6 +51,7 @@ class MomonWonderPolicy(Policy):
             "type_identified": refs((d, "11.4.1"),),
             "restrictions": refs((d, "11.4.2"),),
             "exact_count": refs((d, "11.4.2"), (d, "11.4.3")),
+            "up_to_max": refs((d, "11.4.2"),),
             "any_number": refs((d, "11.4.3"), (d, "11.4.2")),
             "up_to_zero": refs((d, "11.4.2"), (d, "11.4.3")),
             "too_few": refs((d, "11.4.3"),),

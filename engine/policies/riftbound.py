@@ -92,6 +92,7 @@ class RiftboundPolicy(Policy):
             "chain_target": refs((g, "p4"), (c, sub("355.9", "355.9.a.2"))),
             "restrictions": refs((c, sub("355.9", "355.9.b")), (c, "355.8")),
             "valid_choices_required": refs((c, "355.8"), (c, "355.9")),
+            "up_to_max": refs((c, "355.13"),),
             "any_number": refs((c, "355.13"),),
             "may_targeted": refs((c, "355.12"),),
             "may_independent": refs((c, "355.12"), (c, sub("355.18", "355.17"))),

@@ -1,0 +1,148 @@
+"""Coverage and polarity: does the parse account for every word that changes the question?
+
+A template parse can match a familiar question while ignoring a word that reverses or
+qualifies it ("Is it true that X *can't* ...", "... *unless* duplicates are allowed",
+"may I choose *only* two", "is the cost *taken into account*"). Two mechanisms guard
+against that:
+
+* :func:`polarity` finds a negation inside an asserted proposition ("Is it true that S",
+  "S, right?") and says the engine verdict must be inverted.
+* :func:`uncovered` lists the logic cues of the question (negations, conditions,
+  exceptions, quantity comparisons, predicates the engine has no notion of) that no part
+  of the parse credited. Any such cue makes the answer abstain: a wrong ruling is worse
+  than ``unknown``.
+
+The cue lexicon is the small closed class of English function words and phrases that
+carry logic; it names no game and no question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# Category -> pattern. Every match must be credited by the parse (or by polarity).
+CUES: list[tuple[str, str]] = [
+    ("negation", r"\b(?:not|never|no longer|neither|nor)\b|n't\b|\bcannot\b|\bexempt from\b"),
+    ("condition", r"\bunless\b|\bexcept(?:ion)?s?\b|\bonly if\b|\bprovided that\b"),
+    ("express", (r"\b(?:expressly|explicitly|specifically)\b|\b(?:permits?|allows?|instructs?|requires?|defers?)\b"
+                 r"(?= (?:a |an |the |it |that |duplicate|redistribut|new |fewer|more |the choice|choices))")),
+    ("quantity", (r"\b(?:more|fewer|less|greater) than\b|\bat (?:least|most)\b|\bonly \d+\b|\bonly (?:one|two|three|some)\b"
+                  r"|\bboth\b|\b(?:the )?same (?:\w+ )?(?:object|target|unit|card|player|one|thing|slot)s?\b|\btwice\b|\bextra\b|\badditional\b"
+                  r"|\bnew (?:targets?|units?|enem\w+|choices?|objects?|recruits?)\b")),
+    ("contrast", r"\brather than\b|\binstead of\b|\bas a whole\b|\bon its own\b|\beach target on\b"),
+    ("predicate", (r"\bignor\w*|\bundo(?:ne)?\b|\breverse\w*|\btaken into account\b|\bconsidered\b|\bchecked\b"
+                   r"|\bwait(?:ing)? until\b|\bput off\b|\bpostpone\w*|\bimpossible\b|\bhow much\b")),
+]
+_CUES = [(c, re.compile(p, re.IGNORECASE)) for c, p in CUES]
+
+# Statements of the default case carry no condition ("with no exception", "says nothing
+# about redistribution", "without an effect saying so"): they are credited as such.
+_BASELINE = re.compile(
+    r"\b(?:with no|without (?:any |an? )?|no)\s*(?:stated )?(?:exceptions?|minimum|instruction|permission)\b"
+    r"|\bsays? nothing about\b[^.?;]*|\bdoes(?:n't| not) (?:say|mention) anything about\b[^.?;]*"
+    r"|\b(?:does(?:n't| not)|do(?:n't| not)|never) (?:expressly |explicitly )?(?:permit|allow|instruct|require|mention)s?\b[^.?;,]*",
+    re.IGNORECASE)
+
+# An asserted proposition whose truth is asked about.
+_ASSERT_HEAD = re.compile(
+    r"\b(?:is it (?:true|correct|right|the case|accurate|so)|am i (?:right|correct) (?:in thinking|to think)?"
+    r"|would it be (?:true|correct|right)|do i understand correctly|so it(?:'s| is) (?:true|correct))\s+that\s+",
+    re.IGNORECASE)
+_ASSERT_TAIL = re.compile(r",\s*(?:right|correct|yes|true|no|isn't it|is that right|am i right)\s*\?\s*$", re.IGNORECASE)
+_NEG = re.compile(r"\b(?:not|never|no longer)\b|n't\b|\bcannot\b|\bexempt from\b", re.IGNORECASE)
+# A leading negative auxiliary ("Isn't it a target?", "Can't I ...?") asks the positive
+# question; it is credited, not inverted.
+_NEG_AUX = re.compile(r"^\s*(?:\w+[,:]\s+)?(?:isn't|aren't|doesn't|don't|can't|won't|wouldn't|shouldn't|couldn't|mustn't)\b",
+                      re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Cue:
+    category: str
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Polarity:
+    """``negated``: the question asserts the negation of what the engine checks."""
+
+    negated: bool
+    spans: tuple[tuple[int, int], ...] = ()
+    words: str = ""
+
+
+def cues(text: str) -> list[Cue]:
+    out: list[Cue] = []
+    for cat, rx in _CUES:
+        for m in rx.finditer(text):
+            out.append(Cue(cat, m.group(0), m.start(), m.end()))
+    return out
+
+
+def polarity(text: str, protected: Iterable[tuple[int, int]] = ()) -> Polarity:
+    """Whether ``text`` asks about the truth of a negated proposition. Negations inside
+    ``protected`` spans (restriction phrases such as "cannot take damage", quoted ability
+    text) describe the situation and do not count."""
+    prot = list(protected)
+
+    def free(m: re.Match[str]) -> bool:
+        return not any(a <= m.start() < b for a, b in prot)
+
+    spans: list[tuple[int, int]] = []
+    m = _NEG_AUX.match(text)
+    if m:
+        spans.append((m.start(), m.end()))
+    head = _ASSERT_HEAD.search(text)
+    tail = _ASSERT_TAIL.search(text)
+    if head or tail:
+        lo = head.end() if head else 0
+        hi = tail.start() if tail else len(text)
+        negs = [n for n in _NEG.finditer(text, lo, hi) if free(n)]
+        if tail:
+            spans.append((tail.start(), tail.end()))
+        if head:
+            spans.append((head.start(), head.end()))
+        if len(negs) == 1:
+            n = negs[0]
+            spans.append((n.start(), n.end()))
+            return Polarity(True, tuple(spans), n.group(0))
+        if len(negs) > 1:
+            # Double negation inside one statement: too easy to misread; leave uncovered.
+            return Polarity(False, tuple(spans))
+    # A predicate that is itself negative ("exempt from needing a target").
+    for n in re.finditer(r"\bexempt from\b|\bfree from (?:having to|needing)\b", text, re.IGNORECASE):
+        if free(n):
+            return Polarity(True, tuple(spans) + ((n.start(), n.end()),), n.group(0))
+    return Polarity(False, tuple(spans))
+
+
+def baseline_spans(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _BASELINE.finditer(text)]
+
+
+def credited_spans(text: str, words: Iterable[str]) -> list[tuple[int, int]]:
+    """Spans of ``text`` the parse credited: every occurrence of each recorded word string."""
+    low = text.lower()
+    out: list[tuple[int, int]] = []
+    for w in words:
+        w = (w or "").strip().lower()
+        if len(w) < 2:
+            continue
+        start = 0
+        while True:
+            i = low.find(w, start)
+            if i < 0:
+                break
+            out.append((i, i + len(w)))
+            start = i + 1
+    return out
+
+
+def uncovered(text: str, credited: Iterable[tuple[int, int]]) -> list[Cue]:
+    """The cues of ``text`` that lie outside every credited span."""
+    spans = list(credited)
+    return [c for c in cues(text) if not any(a <= c.start and c.end <= b for a, b in spans)]

@@ -1,0 +1,152 @@
+"""Polarity, coverage abstention, condition clauses, game vocabulary and the question kinds
+added for them. Questions here are our own wording, not any evaluation set's."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant import Assistant
+from assistant.coverage import baseline_spans, cues, polarity, uncovered
+from assistant.games import distinctive_vocabulary
+
+
+# ------------------------------------------------------------------ unit: polarity
+def test_asserted_negation_is_inverted() -> None:
+    p = polarity('Is it true that "Stun a unit" does not target it?')
+    assert p.negated and p.words == "not"
+    assert polarity("So the legend isn't targeted, right?").negated
+
+
+def test_negation_describing_the_situation_is_not_polarity() -> None:
+    text = "Is it true that a minion that cannot take damage is a valid target?"
+    start = text.index("cannot take damage")
+    p = polarity(text, [(start, start + len("cannot take damage"))])
+    assert not p.negated
+
+
+def test_leading_negative_auxiliary_asks_the_positive_question() -> None:
+    p = polarity("Isn't the unit a target of that spell?")
+    assert not p.negated and p.spans  # credited, not inverted
+
+
+def test_double_negation_is_not_guessed() -> None:
+    assert not polarity("Is it true that it can't never be chosen?").negated
+
+
+def test_negative_predicate_inverts() -> None:
+    assert polarity("Are events exempt from needing a target?").negated
+
+
+# ------------------------------------------------------------------ unit: cues
+def test_cues_name_logic_words() -> None:
+    cats = {c.category for c in cues("Unless the text expressly permits it, can I choose more than 2 and ignore the rest?")}
+    assert {"condition", "express", "quantity", "predicate"} <= cats
+
+
+def test_uncovered_respects_credited_spans() -> None:
+    text = "May I choose only 2 targets?"
+    i = text.index("only 2")
+    assert uncovered(text, []) and not uncovered(text, [(i, i + 6)])
+
+
+def test_baseline_statements_are_not_conditions() -> None:
+    text = "The card says nothing about redistribution and has no exception."
+    spans = baseline_spans(text)
+    assert not uncovered(text, spans)
+
+
+def test_distinctive_vocabulary_keeps_only_one_games_terms() -> None:
+    v = distinctive_vocabulary({
+        "a": ["Put it on the Chain. Then the Chain resolves. The unit takes damage here."],
+        "b": ["Place it in the Trigger Queue. The Trigger Queue empties. It takes damage here."],
+    })
+    assert "chain" in v["a"] and "chain" not in v["b"]
+    assert "trigger queue" in v["b"]
+    assert "take" not in v["a"] | v["b"]  # shared and ordinary words never count
+
+
+# ------------------------------------------------------------------ end to end
+def _ask(assistant: Assistant, q: str, game: str | None) -> tuple[str, int | None, list[str]]:
+    a = assistant.ask(q, game=game)
+    return a.verdict, a.value, [c.rule for c in a.citations]
+
+
+@pytest.mark.parametrize(
+    ("plain", "negated", "game"),
+    [
+        ('Does "Stun a unit" target the unit?', 'Is it true that "Stun a unit" does not target the unit?', "riftbound"),
+        ('Does "Ready your legend" target?', "\"Ready your legend\" doesn't target, correct?", "riftbound"),
+        ("Is a minion that cannot take damage a valid target for \"deal 2 damage to a minion\"?",
+         "Is it true that a minion that cannot take damage isn't a valid target for \"deal 2 damage to a minion\"?",
+         "marvel-champions"),
+    ],
+)
+def test_negated_statement_inverts_the_verdict(assistant: Assistant, plain: str, negated: str, game: str) -> None:
+    v1, _, c1 = _ask(assistant, plain, game)
+    v2, _, c2 = _ask(assistant, negated, game)
+    assert v1 in {"yes", "no"}
+    assert v2 == ("no" if v1 == "yes" else "yes")
+    assert c1[:1] == c2[:1]  # the same deciding rule
+    ans = assistant.ask(negated, game=game)
+    assert "statement is" in ans.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "game"),
+    [
+        ('Unless the text says otherwise, does "Stun a unit" target the unit?', "riftbound"),
+        ("Does targeting let me ignore the total Might limit of the group?", "riftbound"),
+        ("Is the ability's cost taken into account when deciding if it can affect a minion?", "marvel-champions"),
+        ("For 'choose 2 targets', can I choose more than 2?", "momon-wonder"),
+        ("Is it true that it can't never be chosen for 'choose 2 targets'?", "momon-wonder"),
+        ('Does Alpha Strike\'s reduction open up the choice so "Kill a unit" can pick new targets?', "riftbound"),
+    ],
+)
+def test_unaccounted_words_abstain(assistant: Assistant, question: str, game: str) -> None:
+    a = assistant.ask(question, game=game)
+    assert a.verdict == "unknown", (a.answer, a.scenario)
+
+
+def test_condition_clause_changes_the_scenario(assistant: Assistant) -> None:
+    base = assistant.ask("Can one object fill 2 target slots of the same Ability?", game="momon-wonder")
+    cond = assistant.ask("If an Ability expressly permits duplicate targets, can one object fill 2 of its target slots?",
+                         game="momon-wonder")
+    assert (base.verdict, cond.verdict) == ("no", "yes")
+    assert cond.citations[0].rule == "11.4.4"
+    assert cond.scenario and cond.scenario["ability"]["effects"][0]["selection"]["duplicates"] is True
+
+
+def test_express_redistribution_and_earlier_choice(assistant: Assistant) -> None:
+    v, _, c = _ask(assistant, "When the Ability explicitly instructs redistribution, does the portion on an illegal "
+                   "target get reassigned?", "momon-wonder")
+    assert (v, c[0]) == ("yes", "11.4.9")
+    v, _, c = _ask(assistant, "Is the 'may' decision made at resolution if the ability's text requires the choice earlier?",
+                   "momon-wonder")
+    assert (v, c[0]) == ("no", "11.4.6")
+
+
+def test_how_many_kept_is_a_number(assistant: Assistant) -> None:
+    a = assistant.ask("Alpha Strike: my unit started at 4 Might with 4 enemy targets and fell to 3 Might. "
+                      "How many targets remain?", game="riftbound")
+    assert a.value == 3 and a.citations[0].doc == "riftbound-targets-guide"
+
+
+def test_that_target_needs_the_earlier_effect(assistant: Assistant) -> None:
+    a = assistant.ask("Could 'Deal 3 damage to an enemy. Exhaust that enemy.' be used to exhaust an enemy that "
+                      "cannot take damage?", game="marvel-champions")
+    assert a.verdict == "no" and a.citations[0].rule == "target.3.10"
+
+
+def test_up_to_more_than_allowed_cites_the_count_rule(assistant: Assistant) -> None:
+    a = assistant.ask("'Choose up to 3 targets': may I pick 4?", game="momon-wonder")
+    assert a.verdict == "no" and a.citations[0].rule == "11.4.2"
+
+
+def test_triggers_but_does_not_enter_queue(assistant: Assistant) -> None:
+    a = assistant.ask("'Choose 3 targets' and only 2 are legal: does the Ability still trigger?", game="momon-wonder")
+    assert a.verdict == "yes" and a.citations[0].rule == "11.4.3"
+
+
+def test_game_from_rule_vocabulary(assistant: Assistant) -> None:
+    a = assistant.ask('"Choose 3 targets" with just 2 legal targets: is it put into the Trigger Queue?')
+    assert a.game == "momon-wonder" and a.verdict == "no"
