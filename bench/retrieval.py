@@ -1,4 +1,7 @@
-"""Retrieval quality and latency on ../shared/eval/dev.jsonl (prints numbers).
+"""Retrieval quality and latency on ../shared/eval/dev.jsonl and eval/heldout.jsonl.
+
+heldout.jsonl is an independent question set (same format) that keeps tuning on dev honest:
+report both.
 
 Gold: a question's ``cite_any`` (any of those rule numbers, in its game) or ``cite_doc``
 (any rule of that document). Questions with neither (out-of-scope ones) are skipped.
@@ -6,7 +9,7 @@ For dense, BM25 and hybrid: hit@1, hit@5, and p50/p95 search latency, searching 
 question's game as filter over the default corpus (ingested into a temporary index, or
 ARBITER_INDEX_DIR with --use-settings). Targets: hybrid hit@5 = 1.0, hit@1 >= 0.9.
 
-    .venv/bin/python bench/retrieval.py [--use-settings] [--show-misses]
+    .venv/bin/python bench/retrieval.py [--use-settings] [--show-misses] [--only dev|heldout]
 """
 
 from __future__ import annotations
@@ -40,31 +43,36 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--use-settings", action="store_true")
     ap.add_argument("--show-misses", action="store_true")
+    ap.add_argument("--only", choices=["dev", "heldout"])
     args = ap.parse_args()
-    questions = [json.loads(line) for line in (SHARED / "eval" / "dev.jsonl").read_text().splitlines() if line.strip()]
-    questions = [q for q in questions if q.get("cite_any") or q.get("cite_doc")]
+    sets = {"dev": SHARED / "eval" / "dev.jsonl", "heldout": REPO_ROOT / "eval" / "heldout.jsonl"}
     tmp = tempfile.TemporaryDirectory()
     settings = Settings() if args.use_settings else Settings(corpus=[SHARED / "corpus"], index_dir=Path(tmp.name) / "index")
     ingest(settings)
     index = open_index(settings)
     index.search("warm up", k=1)
-    print(f"{len(questions)} questions with a gold citation")
-    for mode in ("dense", "bm25", "hybrid"):
-        h1 = h5 = 0
-        times = []
-        for q in questions:
-            t = time.perf_counter()
-            hits = index.search(q["question"], game=q.get("game"), k=5, mode=mode)
-            times.append((time.perf_counter() - t) * 1000)
-            ok = [is_gold(h, q) for h in hits]
-            h1 += bool(ok[:1] and ok[0])
-            h5 += any(ok)
-            if args.show_misses and not (ok and ok[0]):
-                print(f"  miss@1 {mode} {q['id']}: {[h.rule.key for h in hits[:3]]} gold={q.get('cite_any') or q.get('cite_doc')}")
-        times.sort()
-        p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
-        print(f"{mode:7s} hit@1={h1 / len(questions):.3f} hit@5={h5 / len(questions):.3f} "
-              f"p50={statistics.median(times):.1f} ms p95={p95:.1f} ms")
+    for set_name, path in sets.items():
+        if args.only and args.only != set_name or not path.exists():
+            continue
+        questions = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        questions = [q for q in questions if q.get("cite_any") or q.get("cite_doc")]
+        print(f"{set_name}: {len(questions)} questions with a gold citation")
+        for mode in ("dense", "bm25", "hybrid"):
+            h1 = h5 = 0
+            times = []
+            for q in questions:
+                t = time.perf_counter()
+                hits = index.search(q["question"], game=q.get("game"), k=5, mode=mode)
+                times.append((time.perf_counter() - t) * 1000)
+                ok = [is_gold(h, q) for h in hits]
+                h1 += bool(ok[:1] and ok[0])
+                h5 += any(ok)
+                if args.show_misses and not (ok and ok[0]):
+                    print(f"  miss@1 {mode} {q['id']}: {[h.rule.key for h in hits[:3]]} gold={q.get('cite_any') or q.get('cite_doc')}")
+            times.sort()
+            p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+            print(f"  {mode:7s} hit@1={h1 / len(questions):.3f} hit@5={h5 / len(questions):.3f} "
+                  f"p50={statistics.median(times):.1f} ms p95={p95:.1f} ms")
     tmp.cleanup()
 
 

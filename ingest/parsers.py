@@ -15,7 +15,12 @@ Numbered (``numbered = true``; auto-detected for bare files)
     rule. Other lines continue the current rule: a blank line starts a new paragraph
     (joined with a newline), a wrapped line is joined with a space. Lines before the first
     rule (title, introduction) are not rules. A "Contents" block is skipped until its first
-    entry reappears; a "Glossary" or "Credits" line after the rules ends them (MTG).
+    entry reappears; a "Glossary" or "Credits" line after the rules ends them (MTG). A
+    glossary there becomes entries cited by the slug of their term (``ability``,
+    ``active-player-nonactive-player-order``) until "Credits". Capture damage is repaired
+    only where the repaired number fits between its neighbours: a dot printed before the
+    last token (``461. 4 The ...`` -> ``461.4``, ``461.7. b ...`` -> ``461.7.b``) and a
+    number glued to a word fragment (``Refl391. ...`` -> ``391``).
 
 Prose (unnumbered, no bullets or section headings)
     The first line is the title (the document heading); blank-line separated paragraphs
@@ -27,8 +32,9 @@ Glossary (unnumbered with bullets or ``##``/``###`` headings)
     bullets are numbered by position and depth (``slug.2.1``), depth being the rank of the
     bullet's indentation among the document's bullet indentations. An indented non-bullet
     line belongs to the bullet above it; an unindented line right after a bullet (no blank
-    line) is that bullet's wrapped continuation; an unindented paragraph after bullets is
-    appended to the entry's own text. Sections without entries (appendices) get the slug of
+    line) is that bullet's wrapped continuation; an unindented paragraph after bullets is a
+    passage of its own, ``slug.pN`` (N counting the entry's paragraphs, opening ones
+    included, so the first such paragraph after a one-paragraph opening is ``slug.p2``). Sections without entries (appendices) get the slug of
     their heading. "See also" lists become ``refs``.
 
 Anchors depend only on document structure, so re-ingesting the same file gives the same ids.
@@ -180,6 +186,13 @@ def _candidate(line: str) -> re.Match[str] | None:
     return m
 
 
+# A number glued to a stray word fragment by the capture ("Refl391. Delayed ..."): accepted
+# only where the number fits the running order (see parse_numbered).
+_GLUED = re.compile(r"^[A-Za-z]{1,8}(?P<num>\d+(?:\.(?:\d+|[a-z]))*)\.\s+(?P<rest>\S.*)$")
+# "461. 4 The following ..." / "461.7. b All ...": the last token printed after the dot.
+_SPLIT_TOKEN = re.compile(r"^(?P<tok>\d{1,2}|[a-z])\s+(?P<rest>\S.*)$")
+
+
 def looks_numbered(lines: list[str]) -> bool:
     body = [ln for ln in lines if ln.strip()]
     hits = sum(1 for ln in body if _candidate(ln))
@@ -253,28 +266,43 @@ def parse_numbered(lines: list[str], src: DocSource, version: str) -> list[Rule]
             contents_pending = True
             continue
         if last_key is not None and _END_OF_RULES.match(line):
+            close()
+            if line.lstrip("# ").lower() == "glossary":
+                rules.extend(_numbered_glossary(lines[i + 1 :], src, version, len(rules)))
             break
         m = _candidate(line)
+        number: str | None = None
+        rest = ""
         if m:
             num = m.group("num")
             key = sort_key(num)
             next_blank = i + 1 >= len(lines) or not lines[i + 1].strip()
+            rest = _clean(m.group("rest") or "")
             if top_width(num) != width:
                 if was_blank and next_blank:
                     close()  # a chapter title such as "1. Game Concepts": not a rule
                     continue
-                m = None
-            elif last_key is not None and key <= last_key:
-                m = None
-        if m:
+            elif last_key is None or key > last_key:
+                number = num
+            elif (split := _SPLIT_TOKEN.match(rest)) and m.group("dot"):
+                # "461. 4 The ..." after 461.3.d.1: rule 461.4 with its dot misplaced; taken
+                # only when the joined number continues the order.
+                joined = f"{num}.{split.group('tok')}"
+                if sort_key(joined) > last_key and _before_next(lines, i, joined, width):
+                    number, rest = joined, split.group("rest")
+        elif (g := _GLUED.match(line)) and top_width(g.group("num")) == width:
+            # "Refl391. ..." between 390.5.b and 392: rule 391 behind capture debris.
+            num = g.group("num")
+            if (last_key is None or sort_key(num) > last_key) and _before_next(lines, i, num, width):
+                number, rest = num, _clean(g.group("rest"))
+        if number is not None:
             close()
-            rest = _clean(m.group("rest") or "")
             current = _Open(
-                number=m.group("num"),
-                heading=rest if m.group("hash") else "",
+                number=number,
+                heading=rest if m and m.group("hash") else "",
                 paragraphs=[[rest]] if rest else [[]],
             )
-            last_key = sort_key(m.group("num"))
+            last_key = sort_key(number)
             continue
         if _HEADING.match(line):
             close()  # an unnumbered section heading ends the rule before it
@@ -282,6 +310,60 @@ def parse_numbered(lines: list[str], src: DocSource, version: str) -> list[Rule]
         if current is not None:
             current.paragraphs[-1].append(line)
     close()
+    return rules
+
+
+def _before_next(lines: list[str], i: int, number: str, width: int) -> bool:
+    """True when ``number`` sorts before the next in-order rule candidate after line ``i``
+    (or there is none): a repaired number must fit between its neighbours."""
+    key = sort_key(number)
+    for raw in lines[i + 1 :]:
+        m = _candidate(raw)
+        if m and top_width(m.group("num")) == width:
+            return key < sort_key(m.group("num"))
+    return True
+
+
+def _numbered_glossary(lines: list[str], src: DocSource, version: str, start: int) -> list[Rule]:
+    """The glossary after a numbered document's rules (MTG): blank-line separated blocks,
+    the first line the term, the rest its definition. Each becomes an entry cited by the
+    slug of its term, like the glossary documents; a "Credits" line ends it."""
+    rules: list[Rule] = []
+    used: Counter[str] = Counter()
+    blocks: list[list[str]] = [[]]
+    for raw in lines:
+        line = raw.strip()
+        if line.startswith(SEE_ALSO):
+            continue
+        if _END_OF_RULES.match(line):
+            break
+        if line:
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    for block in blocks:
+        if len(block) < 2:
+            continue  # a term without a definition is not an entry
+        term = _clean(block[0])
+        slug = slugify(term)
+        used[slug] += 1
+        if used[slug] > 1:
+            slug = f"{slug}-{used[slug]}"
+        text = "\n".join(_clean(ln) for ln in block[1:])
+        rules.append(
+            Rule(
+                doc=src.id,
+                game=src.game,
+                number=slug,
+                heading=term,
+                text=text,
+                refs=find_refs(text),
+                version=version,
+                title=src.title,
+                numbered=False,
+                order=start + len(rules),
+            )
+        )
     return rules
 
 
@@ -358,6 +440,7 @@ def parse_glossary(lines: list[str], src: DocSource, version: str, markdown: boo
     target: _Item | None = None  # where continuation lines go
     path: list[int] = []
     used: Counter[str] = Counter()
+    paras: dict[str, int] = {}  # entry anchor -> entry-level paragraphs numbered so far
     blank = True
     title_seen = False
 
@@ -416,8 +499,16 @@ def parse_glossary(lines: list[str], src: DocSource, version: str, markdown: boo
             target.paragraphs[-1].append(stripped)  # belongs to the bullet above
             continue
         if target is not entry:
-            entry.paragraphs.append([])
-        target = entry
+            # An unindented paragraph after the entry's bullets is its own passage,
+            # numbered among the entry's paragraphs: opening paragraph(s) p1.., then pN.
+            paras[entry.anchor] = paras.get(entry.anchor, sum(1 for pp in entry.paragraphs if pp)) + 1
+            target = _Item(
+                anchor=f"{entry.anchor}.p{paras[entry.anchor]}",
+                heading=entry.heading,
+                paragraphs=[[stripped]],
+            )
+            items.append(target)
+            continue
         entry.paragraphs[-1].append(stripped)
 
     rules: list[Rule] = []

@@ -10,7 +10,8 @@ import pytest
 
 from ingest.cards import normalize_name, parse_cards
 from ingest.manifest import resolve_corpus
-from ingest.parsers import DocSource, ParseError, parse_document, parse_text
+from ingest.numbers import sort_key
+from ingest.parsers import DocSource, ParseError, parse_document, parse_text, slugify
 
 
 def _docs(corpus: Path) -> dict[str, DocSource]:
@@ -107,7 +108,7 @@ def test_marvel_target_anchors(default_docs: dict[str, DocSource]) -> None:
     assert "See also" not in by["target.6"].text
 
 
-def test_mtg_rules_and_not_glossary(extra_docs: dict[str, DocSource]) -> None:
+def test_mtg_rules_then_glossary_entries(extra_docs: dict[str, DocSource]) -> None:
     rules = parse_document(extra_docs["mtg-cr"])
     by = {r.number: r for r in rules}
     assert by["601.2c"].parents == ["601.2", "601"]
@@ -115,11 +116,35 @@ def test_mtg_rules_and_not_glossary(extra_docs: dict[str, DocSource]) -> None:
     nums = [r.number for r in rules]
     assert len(nums) == len(set(nums))  # the contents list does not duplicate sections
     assert nums[0] == "100"
-    # glossary and credits after the last rule are not rules nor rule text
-    assert not any(r.number[0] in "12345678" and len(r.number.split(".")[0]) != 3 for r in rules)
-    last = rules[-1]
+    numbered = [r for r in rules if r.numbered]
+    assert not any(r.number[0] in "12345678" and len(r.number.split(".")[0]) != 3 for r in numbered)
+    last = numbered[-1]
     assert last.number.startswith("905") and "Glossary" not in last.text
     assert by["100.1"].heading or by["100.1"].text
+    # The glossary after the rules: blank-line separated blocks "Term" + definition lines,
+    # up to "Credits", each an entry cited by the slug of its term (read from the file).
+    raw = extra_docs["mtg-cr"].path.read_text(encoding="utf-8").replace("\r\n", "\n")
+    body = raw[raw.rindex("\nGlossary\n") + len("\nGlossary\n"): raw.rindex("\nCredits\n")]
+    blocks = [b.strip().split("\n") for b in re.split(r"\n\s*\n", body) if b.strip()]
+    blocks = [b for b in blocks if len(b) >= 2]
+    glossary = [r for r in rules if not r.numbered]
+    assert len(glossary) == len(blocks) > 100
+    for rule, block in zip(glossary, blocks):
+        assert rule.number.startswith(slugify(block[0])), (rule.number, block[0])
+        assert rule.heading == block[0].strip()
+        assert rule.text.split("\n")[0] == " ".join(block[1].split())
+        assert rule.parents == []
+    assert glossary[0].order > last.order
+    # the definitions are not appended to the last numbered rule
+    assert blocks[0][1].strip()[:40] not in last.text
+
+
+def test_numbered_glossary_synthetic() -> None:
+    text = "Intro\n\n1.1. First rule.\n1.2. Second rule.\n\nGlossary\n\nFoo Bar\nA thing.\nSee rule 1.2.\n\nBaz\nAnother.\n\nCredits\n\nSomebody\nwrote it.\n"
+    rules = parse_text(text, DocSource(id="d", game="g", path=Path("x.txt"), numbered=True))
+    assert [r.number for r in rules] == ["1.1", "1.2", "foo-bar", "baz"]
+    assert rules[2].text == "A thing.\nSee rule 1.2." and rules[2].refs == ["1.2"]
+    assert rules[1].text == "Second rule."
 
 
 def test_riftbound_editions_parse(extra_docs: dict[str, DocSource]) -> None:
@@ -140,6 +165,72 @@ def test_marvel_rules_reference_glossary(extra_docs: dict[str, DocSource]) -> No
     assert any(n.startswith("target.") for n in nums)
     assert "appendix-ii-setup" in nums  # an appendix without entries gets its heading slug
     assert len(nums) == len(rules)
+
+
+def test_marvel_rules_reference_paragraph_after_bullets(extra_docs: dict[str, DocSource]) -> None:
+    """An unindented paragraph after an entry's bullets is its own passage ``slug.pN``."""
+    rules = parse_document(extra_docs["marvel-champions-rr"])
+    by = {r.number: r for r in rules}
+    after = [r for r in rules if re.fullmatch(r"[a-z0-9-]+\.p\d+", r.number)]
+    assert after
+    for r in after:
+        entry = by[r.parents[0]]
+        assert r.parents == [entry.number] and r.heading == entry.heading
+        assert int(r.number.rsplit(".p", 1)[1]) >= 2
+        assert r.text not in entry.text  # not appended to the entry's opening text
+        # it comes after at least one bullet of the same entry
+        assert any(b.order < r.order and re.fullmatch(rf"{re.escape(entry.number)}(?:\.\d+)+", b.number) for b in rules)
+
+
+def test_glossary_paragraph_after_bullets_synthetic() -> None:
+    text = (
+        "# Doc\n\n### ALPHA\n\nOpening one.\n\n* First bullet.\n  * Nested bullet.\n"
+        "  For example, an indented line.\n\nAfter the bullets,\nwrapped.\n\n* Second bullet.\n\n"
+        "Another paragraph.\n\n### BETA\n\nOpening a.\n\nOpening b.\n\n* Only bullet.\n\nClosing.\n"
+    )
+    rules = parse_text(text, DocSource(id="d", game="g", path=Path("x.md"), numbered=False))
+    by = {r.number: r.text for r in rules}
+    assert list(by) == ["alpha", "alpha.1", "alpha.1.1", "alpha.p2", "alpha.2", "alpha.p3",
+                        "beta", "beta.1", "beta.p3"]
+    assert by["alpha"] == "Opening one."
+    assert by["alpha.1.1"] == "Nested bullet. For example, an indented line."
+    assert by["alpha.p2"] == "After the bullets, wrapped."
+    assert by["beta"] == "Opening a.\nOpening b."
+
+
+def test_riftbound_v13_capture_damage_repaired(extra_docs: dict[str, DocSource]) -> None:
+    """Numbers whose dot is misplaced ("N. t text") or glued to debris ("xxN. text") are
+    repaired where they fit the order; the expectations are read from the raw file."""
+    src = extra_docs["riftbound-core-rules-v1.3"]
+    rules = parse_document(src)
+    nums = [r.number for r in rules]
+    assert len(nums) == len(set(nums))
+    assert [sort_key(n) for n in nums] == sorted(sort_key(n) for n in nums)
+    by = {r.number: r for r in rules}
+    seen: set[str] = set()
+    glued = split = 0
+    for line in src.path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if m := re.match(r"^[A-Za-z]+(\d{3})\.\s+(\S.{20})", line):
+            glued += 1
+            assert by[m.group(1)].text.startswith(m.group(2))
+        elif (m := re.match(r"^(\d{3}(?:\.[0-9a-z]+)*)\.\s+([0-9a-z]{1,2})\s+(\S.{10})", line)) and m.group(1) in seen:
+            # already printed: the token after the dot is the number's last part
+            split += 1
+            joined = f"{m.group(1)}.{m.group(2)}"
+            assert by[joined].text.startswith(m.group(3)), joined
+            assert not by[m.group(1)].text.endswith(m.group(3))
+        if m := re.match(r"^(\d{3}(?:\.[0-9a-z]+)*)\.", line):
+            seen.add(m.group(1))
+    assert glued >= 1 and split >= 1
+
+
+def test_capture_damage_synthetic() -> None:
+    text = "101. One.\n101.1. Sub.\n101. 2 Split dot.\nXy102. Glued.\nAb101.5. Out of order stays text.\n103. Three.\n"
+    rules = parse_text(text, DocSource(id="d", game="g", path=Path("x.txt"), numbered=True))
+    by = {r.number: r.text for r in rules}
+    assert list(by) == ["101", "101.1", "101.2", "102", "103"]
+    assert by["101.2"] == "Split dot." and by["102"].startswith("Glued.")
 
 
 def test_broken_file_names_file_and_line(tmp_path: Path) -> None:
