@@ -59,3 +59,4 @@ def web_services(default_settings: Settings, default_index: object) -> object:
     from web import LocalServices
 
     return LocalServices(default_settings, index=default_index)
+

@@ -15,24 +15,11 @@ import math
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
-
-# tests/ingest (no __init__.py) shadows the real `ingest` package as a namespace package
-# unless the repo root is on sys.path (a regular package beats namespace portions).
-# pyproject's `pythonpath = ["."]` would do this for every area; until then, fix it here.
-_ROOT = str(Path(__file__).resolve().parents[2])
-if _ROOT not in sys.path:
-    sys.path.insert(0, _ROOT)
-if getattr(sys.modules.get("ingest"), "__file__", None) is None:
-    sys.modules.pop("ingest", None)
+from support import free_port, server_process
 
 from ingest.settings import REPO_ROOT, Settings
 
@@ -97,12 +84,6 @@ def corpus_copy(tmp_path: Path, shared_dir: Path) -> Path:
     return dest
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real Chroma server (``chroma run``) on a free local port; yields its URL."""
@@ -112,33 +93,10 @@ def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if not found:
             pytest.fail("the chroma CLI is missing (.venv/bin/chroma)")
         exe = Path(found)
-    port = _free_port()
+    port = free_port()
     path = tmp_path_factory.mktemp("chroma-server")
-    log = open(path / "server.log", "wb")
     env = {**os.environ, "RUST_LOG": "warn", "ANONYMIZED_TELEMETRY": "False"}
-    proc = subprocess.Popen(
-        [str(exe), "run", "--path", str(path / "data"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log, stderr=subprocess.STDOUT, env=env,
-    )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"chroma run exited with {proc.returncode}: {(path / 'server.log').read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{url}/api/v2/heartbeat", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("chroma run did not answer its heartbeat within 60 s")
-            time.sleep(0.3)
+    args = [str(exe), "run", "--path", str(path / "data"), "--host", "127.0.0.1", "--port", str(port)]
+    with server_process(args, f"{url}/api/v2/heartbeat", path / "server.log", env=env, timeout=60):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()

@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
+from support import free_port, server_process
 
 from ingest.settings import REPO_ROOT, Settings
 from web import LocalServices, create_app
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture()
@@ -51,36 +42,10 @@ def live_server(
         TRANSFORMERS_OFFLINE="1",
     )
     env.pop("ARBITER_CHROMA_URL", None)
-    log = (base / "server.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arbiter_cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=REPO_ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"arbiter serve exited: {(base / 'server.log').read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{url}/readyz", timeout=60).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("arbiter serve did not become ready in 120 s")
-            time.sleep(0.3)
+    args = [sys.executable, "-m", "arbiter_cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    with server_process(args, f"{url}/readyz", base / "server.log", env=env, cwd=REPO_ROOT):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="session")
