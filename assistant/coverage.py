@@ -32,7 +32,7 @@ CUES: list[tuple[str, str]] = [
                   r"|\bboth\b|\b(?:the )?same (?:\w+ )?(?:object|target|unit|card|player|one|thing|slot)s?\b|\btwice\b|\bextra\b|\badditional\b"
                   r"|\bnew (?:targets?|units?|enem\w+|choices?|objects?|recruits?)\b")),
     ("contrast", r"\brather than\b|\binstead of\b|\bas a whole\b|\bon its own\b|\beach target on\b"),
-    ("predicate", (r"\bignor\w*|\bundo(?:ne)?\b|\breverse\w*|\btaken into account\b|\bconsidered\b|\bchecked\b"
+    ("predicate", (r"\bautomatic\w*|\b(?:no|without) targeting\b|\bignor\w*|\bundo(?:ne)?\b|\breverse\w*|\btaken into account\b|\bconsidered\b|\bchecked\b"
                    r"|\bwait(?:ing)? until\b|\bput off\b|\bpostpone\w*|\bimpossible\b|\bhow much\b")),
 ]
 _CUES = [(c, re.compile(p, re.IGNORECASE)) for c, p in CUES]
@@ -42,13 +42,16 @@ _CUES = [(c, re.compile(p, re.IGNORECASE)) for c, p in CUES]
 _BASELINE = re.compile(
     r"\b(?:with no|without (?:any |an? )?|no)\s*(?:stated )?(?:exceptions?|minimum|instruction|permission)\b"
     r"|\bsays? nothing about\b[^.?;]*|\bdoes(?:n't| not) (?:say|mention) anything about\b[^.?;]*"
-    r"|\b(?:does(?:n't| not)|do(?:n't| not)|never) (?:expressly |explicitly )?(?:permit|allow|instruct|require|mention)s?\b[^.?;,]*",
+    r"|\b(?:does(?:n't| not)|do(?:n't| not)|never) (?:expressly |explicitly )?(?:permit|allow|instruct|require|mention)s?\b[^.?;,]*"
+    # "(the text doesn't say otherwise)", "doesn't say duplicates are allowed": the default case.
+    r"|\b(?:does(?:n't| not)|do(?:n't| not)|never) (?:say|state)s? (?:otherwise|so|anything else)\b"
+    r"|\b(?:does(?:n't| not)|do(?:n't| not)|never) (?:say|state)s? (?:that )?[\w ]{1,30}? (?:are|is) (?:allowed|permitted)\b",
     re.IGNORECASE)
 
 # An asserted proposition whose truth is asked about.
 _ASSERT_HEAD = re.compile(
     r"\b(?:is it (?:true|correct|right|the case|accurate|so)|am i (?:right|correct) (?:in thinking|to think)?"
-    r"|would it be (?:true|correct|right)|do i understand correctly|so it(?:'s| is) (?:true|correct))\s+that\s+",
+    r"|would it be (?:true|correct|right)|do i understand correctly|so it(?:'s| is) (?:true|correct))\s+(?:that\s+)?",
     re.IGNORECASE)
 _ASSERT_TAIL = re.compile(r",\s*(?:right|correct|yes|true|no|isn't it|is that right|am i right)\s*\?\s*$", re.IGNORECASE)
 _NEG = re.compile(r"\b(?:not|never|no longer)\b|n't\b|\bcannot\b|\bexempt from\b", re.IGNORECASE)

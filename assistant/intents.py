@@ -40,13 +40,13 @@ FORMS: list[tuple[str, str]] = [
                       r"|\b(?:choose|pick|select|target)\s+\d+\s+(?:enemy |opposing |different )?(?:units?|targets?|enem(?:y|ies))\b"
                       r"|\b(?:choose|pick|select|name)\s+(?:only |just )?\d+\s*\?"
                       r"|\b(?:choos|select|pick)\w* (?:none|nothing|zero|0|no targets)\b(?! (?:of|and))[^?]*\b(?:allowed|legal|permitted|ok|okay)\b"),
-    ("needs_target", r"\b(?:need|needs|needing|require|requires|requiring|required)\b\s+(?:a|any|at least one|an?)?\s*(?:valid |legal )?target"),
-    ("valid_target", r"\b(?:considered|count(?:ed|s)?|deemed) (?:to |as )?affect(?:ing)? (?:the|its|a|that) target\b|\bcan (?:an? |the |this |that |my )?[\w' -]{0,40}?\btarget (?:an?|the|my|that|this|one)\b(?! (?:card|object) (?:it|that) comes)"
+    ("needs_target", r"\b(?:need|needs|needing|require|requires|requiring|required)\b\s+(?:a|any|at least (?:one|1)|an?)?\s*(?:valid |legal )?target"),
+    ("valid_target", r"\b(?:considered|count(?:ed|s)?|deemed) (?:to |as )?affect(?:ing)? (?:the|its|a|that) target\b|\b(?:can|could) (?:an? |the |this |that |my )?[\w' -]{0,40}?\btarget (?:an?|the|my|that|this|one|it|them)\b(?! (?:card|object) (?:it|that) comes)"
                      r"|\b(?:choose|pick|select) (?:that|the|this|a|an) \w+ as (?:the|a|its) target\b"
                      r"|\bused to \w+ (?:an?|the|that) \w+ (?:that|which|who)\b|\b(?:is|are|be|remain|still|count as)\b(?:(?! with )[^?])*\b(?:valid|legal|eligible|allowed|permissible|acceptable)\s+(?:target|choice)\b|\bcan (?:it|they|that|this|the \w+) be targeted\b"),
-    ("can_play", r"\bcan (?:\w+[- ]?){1,5}?\b(?:play|cast|use|activate|initiate|trigger|put|make|perform|resolve|do)\b"
-                 r"|\bmay (?:i|we|you|they|a player) (?:still |even )?(?:play|cast|use|activate|initiate|trigger|put|make|take|perform)\b"
-                 r"|\b(?:am i|are we|is it) (?:still )?allowed (?:to )?(?:play|cast|use|activate|initiate|trigger|put|make|take|perform|an?)\b"
+    ("can_play", r"\bcan (?:\w+[- ]?){1,5}?\b(?:play|cast|use|activate|initiate|trigger|put|make|perform|resolve|do|basic (?:attack|thwart))\b"
+                 r"|\bmay (?:i|we|you|they|a player) (?:still |even )?(?:play|cast|use|activate|initiate|trigger|put|make|take|perform|basic (?:attack|thwart))\b"
+                 r"|\b(?:am i|are we|is it|are they|is (?:he|she)) (?:still )?allowed (?:to )?(?:play|cast|use|activate|initiate|trigger|put|make|take|perform|basic (?:attack|thwart)|an?)\b"
                  r"|\bdoes (?:the|it|this|that) (?:ability )?(?:still )?trigger\b"
                  r"|\b(?:be|get) (?:played|cast|used|activated|initiated|put on|placed|triggered)\b"
                  r"|\benters?\b.*\bqueue\b|\b(?:go|goes|get|gets|put|placed) (?:on(?:to)?|in(?:to)?) the (?:chain|queue|trigger queue)\b"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.abilities import NUM, parse_ability
-from assistant.coverage import baseline_spans, credited_spans, polarity, uncovered
+from assistant.coverage import baseline_spans, credited_spans, cues, polarity, uncovered
 from assistant.intents import KindClassifier
 from assistant.known import KNOWN, KnownAbility
 from assistant.textnorm import fold, normalise, number_of, outside_quotes, quoted_spans
@@ -52,7 +52,8 @@ def _n(word: str | None, default: int | None = None) -> int | None:
 _DESCRIBED: list[tuple[str, str, str]] = [
     (r"\bonly (?:identifies|names|mentions|refers to) (?:game )?objects\b", "Choose a game object", "ability"),
     # (pattern in the question, ability text in the grammar's words, ability kind)
-    (r"\bnext (?:event|card|spell) you play\b", "future", "event"),
+    (r"\bnext (?:event|card|spell) you play\b|\bfuture target\b|\brefer(?:s|ring)? to (?:a |the )?future\b", "future", "event"),
+    (r"\b(?:effect|ability|event|card|spell) (?:that|which) (?:only )?deals? (?:\d+ )?damage\b", "Deal 3 damage to an enemy", "event"),
     (r"\b(?:hidden )?hand\b.*\b(?:chosen|choose|pick)|\b(?:chosen|choose|picked)\b.*\bhand\b", "hand", "spell"),
     (r"\bpick\b", "Pick a unit", "spell"),
     (r"\b(?:mentioned|named|appears?|referred to) only in (?:an? |the |its )?(?P<role>cost|replacement effect|trigger(?:ing)? condition)", "role", "spell"),
@@ -129,9 +130,11 @@ class Parser:
             if qs.text.lower() in {"pick", "may", "choose", "target"}:
                 continue
             pa = parse_ability(qs.text)
-            if pa is None and re.match(r"(?:each|every|all|an?|up to|any number of)\b", qs.text, re.IGNORECASE):
-                # A quoted selection without its instruction ("'each enemy' ability").
-                pa = parse_ability(f"affect {qs.text}")
+            if pa is None and re.match(r"(?:each|every|all|an?|up to|any number of|choose)\b", qs.text, re.IGNORECASE):
+                # A quoted selection without its instruction ("'each enemy' ability"); a
+                # variable count ("up to X targets") reads as 2: the rules treat every X alike.
+                pa = parse_ability(("" if qs.text.lower().startswith("choose") else "affect ")
+                                   + re.sub(r"\bX\b", "2", qs.text))
             if pa is not None:
                 because = [("ability", f'"{qs.text}"')] + pa.because
                 # The words just before the quote can say what role the text plays.
@@ -151,6 +154,9 @@ class Parser:
         verbs = r"(?:deals?|kills?|stuns?|read(?:y|ies)|exhausts?|removes?|heals?|banish(?:es)?|destroys?|recycles?|affects?)"
         bare = re.search(rf"(?:^\s*(?:for|with|about|regarding)\s+|\b(?:an?|the|my|this) (?:effect|spell|ability|card|event) (?:that )?)(?P<t>{verbs}\b[^.?!;,]+?)(?=[.?!;,]|\s+(?:is|are|does|do|can|will)\s|$)",
                          outside, re.IGNORECASE)
+        if not bare:
+            # "Kill all units at a battlefield: does that card ...": the card text leads.
+            bare = re.match(rf"^\s*(?P<t>{verbs}\b[^:?;]+?)\s*(?::|\s-\s)", outside, re.IGNORECASE)
         if bare:
             pa = parse_ability(bare.group("t"))
             if pa is not None:
@@ -268,6 +274,56 @@ def _split_effect(ability: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+_UP = (r"(?:gains?|gained|gets?|got|grows?|grew|grown|increase[sd]?|rises?|rose|risen|goes up|went up|buff(?:s|ed)?"
+       r"|pump(?:s|ed)?|boost(?:s|ed)?|raise[sd]?)")
+_DOWN = (r"(?:drops?|dropped|reduce[sd]?|falls?|fell|fallen|goes down|went down|lower(?:s|ed)?|shrinks?|shrank|shrunk"
+         r"|decrease[sd]?|debuff(?:s|ed)?|nerf(?:s|ed)?|weaken(?:s|ed)?|cut|loses?|lost)")
+
+
+def stat_change(text: str) -> tuple[str, int, str] | None:
+    """A Might change before resolution: ("set_stat", N, words) for "... to N Might" whatever
+    the verb ("drops to 3", "gets shrunk to 3", "got buffed to 2"); ("modify_stat", +/-N,
+    words) for "+N Might", "gains N Might", "loses N Might", "reduced by N"."""
+    low = text.lower()
+    m = re.search(rf"\b(?:{_UP}|{_DOWN}|becomes?|became|goes|went|is now|are now|now)\b(?: \w+){{0,3}}? to (\d+)(?:[- ]?might)?\b", low)
+    if m:
+        return "set_stat", int(m.group(1)), m.group(0)
+    m = re.search(rf"\b(?P<v>{_UP}|{_DOWN})\b(?: \w+){{0,2}}? (?:by )?(?P<s>[+-])?(?P<n>\d+)[- ]?might\b|(?P<s2>[+-])(?P<n2>\d+)[- ]?might\b", low)
+    if m:
+        if m.group("n2"):
+            n = int(m.group("n2"))
+            return "modify_stat", -n if m.group("s2") == "-" else n, m.group(0)
+        n = int(m.group("n"))
+        down = re.fullmatch(_DOWN, m.group("v")) is not None or m.group("s") == "-"
+        return "modify_stat", -n if down else n, m.group(0)
+    return None
+
+
+_SIDE_NONE = re.compile(
+    r"\bonly (?:the )?main scheme\b[^.?;]*\bthreat|\bmain scheme (?:is|was) the only (?:scheme|one)\b[^.?;]*"
+    r"|\bno (?:other|side) schemes?\b[^.?;]*|\bside schemes? (?:have|has|with) no threat\b"
+    r"|\bonly scheme (?:with|that has|having) threat\b|\bno side scheme has threat\b")
+_SIDE_SOME = re.compile(
+    r"\b(?:a|one|the|another|some) side schemes? (?:also )?(?:has|have|with|holds?)\b(?: \d+)? threat\b"
+    r"|\bside schemes? (?:both |also )?(?:has|have|with|holds?)(?: \d+)? threat\b"
+    r"|\bmain scheme and (?:a|one|the|another) side scheme (?:both |each )?(?:have|has|with)\b(?: \d+)? threat\b"
+    r"|\b(?:other|another) schemes? (?:also )?(?:has|have|with)\b(?: \d+)? threat\b"
+    r"|\bat least (?:1|one) (?:side |other )?scheme\b[^.?;]*\bthreat\b")
+
+
+def _scheme_threat(low: str) -> tuple[int, int, str]:
+    """(main scheme threat, side scheme threat, words) for a crisis-icon question; the
+    side scheme's threat must be stated one way or the other (target.4: the ability can
+    be used only if some scheme can lose threat)."""
+    main = 0 if re.search(r"\bmain scheme (?:has|with) no threat\b", low) else 3
+    none, some = _SIDE_NONE.search(low), _SIDE_SOME.search(low)
+    if bool(none) == bool(some):
+        raise ParseFailure("I could not tell whether any scheme besides the main scheme has threat.")
+    m = none or some
+    assert m is not None
+    return main, 0 if none else 2, m.group(0)
+
+
 def _mights(q: str) -> list[int]:
     return [int(x) for x in re.findall(r"\b(\d+)[- ]?Might\b", q, re.IGNORECASE)]
 
@@ -349,11 +405,30 @@ def _generic(kind: str = "spell", text: str = "Kill a unit") -> dict[str, Any]:
     return pa.ability
 
 
+_FIXED = re.compile(r"\b(?:locked(?: in)?|lock(?:s|ed)? in|stay(?:s)? (?:locked|fixed|the same|put|as (?:they are|chosen))|fixed|final"
+                    r"|permanent|set in stone|frozen|stuck)\b", re.IGNORECASE)
+_ABILITY_ITSELF = re.compile(
+    r"\b(?:target|choose|pick|select)\w* itself\b|\b(?:spell|ability)(?: \w+){0,2}? itself\b|\bits? own ability\b", re.IGNORECASE)
+# The property asked about is the absence of targeting.
+_NEG_PROPERTY = re.compile(
+    r"\bautomatic(?:ally)?(?: selection| selected| included| chosen)?\b(?:[^?]*?\b(?:with )?(?:no|without) targeting\b)?"
+    r"|\b(?:with )?(?:no|without) targeting\b|\buntargeted\b"
+    r"|\b(?:just |only |merely )?(?:a |its )?location restriction\b(?: rather than (?:a |being )?target(?:ed)?\b)?"
+    r"|\b(?:rather than|instead of) (?:a |being )?target(?:ed)?\b", re.IGNORECASE)
+
+
 class _Builder:
     def __init__(self, q: str, game: str, pick: AbilityPick | None, kind: str) -> None:
         self.q = q
         self.out = _outside_quotes(q)
         self.low = self.out.lower()
+        # The situation's words: the question with only the ability's own quoted text blanked,
+        # so a quoted restriction ("an enemy 'cannot take damage'") is still read.
+        sit = q
+        for qs in quoted_spans(q):
+            if pick is not None and pick.quoted is not None and qs.text == pick.quoted:
+                sit = sit[: qs.start] + " " * (qs.end - qs.start) + sit[qs.end:]
+        self.sit = sit.lower()
         self.game = game
         self.pick = pick
         self.kind = kind
@@ -367,8 +442,31 @@ class _Builder:
     def note(self, part: str, words: str) -> None:
         self.because.append((part, words))
 
+    def _exception_clause(self, m: re.Match[str], what: str) -> None:
+        """"P unless the text permits C": the statement restates a rule with its exception.
+        The engine checks P in the default case (no such permission), which is what the
+        statement asserts outside its exception; the clause is credited as that reading."""
+        u = re.search(r"\bunless\b", self.low[max(0, m.start() - 25):m.end()])
+        if u:
+            start = max(0, m.start() - 25) + u.start()
+            self.note(f"exception clause ({what}): checked without it", self.low[start:m.end()])
+
     # ....................................................................
     def is_target(self) -> Parse:
+        neg = _NEG_PROPERTY.search(ask_clause(self.low))
+        p = self._is_target()
+        if neg:
+            # The asked property is the absence of targeting ("automatic selection with no
+            # targeting"): the engine checks targeting, and the verdict is inverted.
+            q = p.scenario["question"] if p.scenario else {}
+            if p.combine != "single" or q.get("kind") != "is_target":
+                raise ParseFailure("The question negates targeting of no particular part.")
+            self.note("question asks the negation of targeting: verdict inverted", neg.group(0))
+            p.because = self.because
+            p.combine = "invert"
+        return p
+
+    def _is_target(self) -> Parse:
         low = self.low
         m_never = re.search(r"\b(?:never|not|n't|nowhere)\b[^.?]*\b(?:says?|saying|uses?|mentions?|contains?|appears?)\b[^.?]*\bchoose\b"
                             r"|\bchoose\b[^.?]*\b(?:appears? nowhere|never appears|is not|isn't)\b[^.?]*|\bwithout (?:ever )?(?:saying|using|the word) \W?choose\W?", low)
@@ -390,7 +488,10 @@ class _Builder:
             return self._one(ability, w, {"kind": "valid_target", "effect": ability["effects"][0]["id"], "object": oid})
         e1 = ability["effects"][0]
         tl: dict[str, Any] = {}
-        if re.search(r"\bitself\b|\bits? own ability\b|\bthe (?:spell|ability) itself\b", low) and "source" not in low:
+        # "itself" names the ability only as the object of targeting or after "spell"/"ability";
+        # after any other noun ("the battlefield itself", "the unit itself") it only stresses
+        # that noun, which the subject search below reads.
+        if _ABILITY_ITSELF.search(low) and "source" not in low:
             self.note("question.part=ability", "itself")
             return self._one(ability, w, {"kind": "is_target", "effect": e1["id"], "part": "ability"})
         if re.search(r"\b(?:own )?source\b|\bcard (?:it|that) comes from\b|\bcreated it\b", low):
@@ -408,6 +509,12 @@ class _Builder:
         if dm:
             tl = {"resolution": {"perform_optional": False}}
             self.note("timeline.perform_optional=false", dm.group(0))
+        am = re.search(r"\btarget(?:s|ing)? (?:an?|the|that|any|my) (?P<t>arena spaces?)\b", ask_clause(low))
+        if am and not any("arena_space" in e.get("selection", {}).get("pool", {}).get("types", []) for e in ability["effects"]):
+            # 11.4.1: the proposed object is of a target type the text may not identify.
+            self.note("question: an Arena Space as a target", am.group(0))
+            oid = w.add("o", "arena_space", "opp")
+            return self._one(ability, w, {"kind": "valid_target", "effect": e1["id"], "object": oid})
         if re.search(r"\btarget(?:s|ing)? (?:a|the|that|any) player\b|\b(?:a|the|that) player (?:be |is |was )?(?:targeted|a target)\b", ask_clause(low)) and not any(_object_type(e) == "player" or e.get("action") == "draw" for e in ability["effects"]):
             _candidates(w, e1, 1)
             self.note("question: a player as a target of an ability that does not name players", "a player")
@@ -467,7 +574,7 @@ class _Builder:
     def _restrictions(self) -> list[str]:
         out = []
         for rx, r in _RESTRICTIONS:
-            m = re.search(rx, self.low)
+            m = re.search(rx, self.sit)
             if m:
                 out.append(r)
                 self.note(f"restriction={r}", m.group(0))
@@ -487,10 +594,18 @@ class _Builder:
             self.note(f"question.effect={eff['id']}", vm.group(0))
         if eff.get("selection", {}).get("kind", "choose") not in {"choose", "reference", "all"}:
             raise ParseFailure("The ability has no choice of target for the question to ask about.")
-        am = re.search(r"\btarget (?:an?|the|that|this|one) (players?|opponents?)\b", ask_clause(self.low))
-        if am and "player" not in eff.get("selection", {}).get("pool", {}).get("types", []):
-            self.note("question: a player as the target", am.group(0))
-            return self._one(ability, w, {"kind": "valid_target", "effect": eff["id"], "object": "opp"})
+        # The object proposed as the target may be of another target type than the ability's
+        # pool (a player, an Arena Space): the question is about that object, not the pool.
+        am = re.search(r"\btarget (?:(?:an?|the|that|this|one|my|your|their|its) )?(?P<t>players?|opponents?|you\b|arena spaces?|game objects?)",
+                       ask_clause(self.low))
+        if am:
+            t = {"opponent": "player", "you": "player", "arena space": "arena_space", "game object": "game_object"}.get(
+                am.group("t").lower().rstrip("s"), am.group("t").lower().rstrip("s"))
+            types = eff.get("selection", {}).get("pool", {}).get("types", [])
+            if t not in types:
+                self.note(f"question: a {t} as the target", am.group(0))
+                oid = "opp" if t == "player" else w.add("o", t, "opp")
+                return self._one(ability, w, {"kind": "valid_target", "effect": eff["id"], "object": oid})
         restr = self._restrictions()
         stats: dict[str, int] = {}
         if re.search(r"\bhas (?:some )?damage\b|\bdamaged\b", self.low):
@@ -567,11 +682,10 @@ class _Builder:
         if re.search(r"\bcrisis\b", low):
             w.crisis = 1
             self.note("state.crisis_icons=1", "crisis")
-            main_threat = 0 if re.search(r"main scheme has no threat", low) else 3
+            main_threat, side, words = _scheme_threat(low)
             w.add("ms", "main_scheme", "opp", traits=["main_scheme"], stats={"threat": main_threat})
-            side = 0 if re.search(r"\bonly the main scheme\b|\bno other scheme\b|\bside schemes? (?:have|has) no threat", low) else 2
             w.add("ss", "side_scheme", "opp", stats={"threat": side})
-            self.note(f"state: main scheme threat {main_threat}, side scheme threat {side}", "main scheme")
+            self.note(f"state: main scheme threat {main_threat}, side scheme threat {side}", words)
             return self._one(ability, w, {"kind": "can_play"})
         fewer = re.search(r"\b(?:its |the )?text (?:expressly |explicitly )?(?:permits|allows) fewer(?: targets)?\b", low)
         if fewer:
@@ -652,7 +766,7 @@ class _Builder:
             raise ParseFailure("The ability does not split an amount among targets.")
         low = self.low
         mights = _mights(self.out)
-        m0 = re.search(r"\b(?:at|has|with|of|began at|starts? at|started at) (\d+) might\b", low)
+        m0 = re.search(r"\b(?:at|has|had|having|with|of|began at|starts? at|started at) (\d+) might\b", low)
         start = int(m0.group(1)) if m0 else (mights[0] if mights else None)
         n_t = re.search(r"\b(\d+) (?:enemy |opposing |legal |different )?(?:targets?|enemy units?|units?|enemies)\b(?: (?:are |were )?(?:chosen|picked|selected|targeted))?", low)
         chose = re.search(r"\b(?:chose|choose|picked|selected|targeted|targeting|choosing|with) (\d+) ", low)
@@ -673,15 +787,11 @@ class _Builder:
         self.note(f"targets chosen={n}", (chose or n_t).group(0) if (chose or n_t) else "default")
         ids = [w.add("u", "unit", "opp", zone="battlefield", location=w.battlefield(), stats={"might": 2}) for _ in range(n)]
         play["targets"].append({"effect": se["id"], "objects": ids})
-        d = re.search(r"\b(?:drops?|dropped|reduced|reduces|falls?|fell|goes down|went down|lowered|shrinks?|shrank|decreased?)\b(?: \w+){0,3} to (\d+)", low)
-        g = re.search(r"\b(?:gains?|gained|gets?|got|grows?|grew|increased?|rises?|rose|goes up|went up)\b(?: \w+){0,3}? (?:to )?\+?(\d+)? ?might", low)
-        if d and u0:
-            tl["events"].append({"kind": "set_stat", "object": u0, "stat": "might", "value": int(d.group(1))})
-            self.note(f"event: Might set to {d.group(1)}", d.group(0))
-        elif g and u0:
-            delta = int(g.group(1)) if g.group(1) else 2
-            tl["events"].append({"kind": "modify_stat", "object": u0, "stat": "might", "value": delta})
-            self.note(f"event: Might +{delta}", g.group(0))
+        ch = stat_change(low)
+        if ch and u0:
+            kind_, val, words = ch
+            tl["events"].append({"kind": kind_, "object": u0, "stat": "might", "value": val})
+            self.note(f"event: Might {'set to' if kind_ == 'set_stat' else 'changed by'} {val}", words)
         return ability, w, tl, ids, se["id"]
 
     def targets_to_drop(self) -> Parse:
@@ -735,12 +845,15 @@ class _Builder:
         bf = w.battlefield()
         ids = [w.add("u", "unit", "opp", zone="battlefield", location=bf, stats={"might": base}) for _ in range(n)]
         tl: dict[str, Any] = {"play": {"targets": [{"effect": ge["id"], "objects": ids}]}, "events": []}
-        ch = re.search(r"\b(1|2|3|4|one|two|three|four) (?:of them )?(?:became|become|becomes|got|get|gets|gained|gain|went to|grew to|rose to|is now|are now|now (?:has|have))\b(?: \w+){0,2}? \+?(\d+)[- ]?might", low)
+        ch = re.search(rf"\b(1|2|3|4|one|two|three|four) (?:of them |of those |of the \w+ )?(?:became|become|becomes|{_UP}|{_DOWN}|went to|goes to|is now|are now|now (?:has|have))\b(?: \w+){{0,2}}? [+-]?(\d+)[- ]?might", low)
         self.changed: list[str] = []
         if ch:
             k = _n(ch.group(1), 1) or 1
             val = int(ch.group(2))
-            plus = "+" in ch.group(0) or re.search(r"\b(?:got|get|gets|gained|gain)\b", ch.group(0)) is not None
+            sc = stat_change(ch.group(0))
+            plus = sc is not None and sc[0] == "modify_stat"
+            if plus and sc is not None:
+                val = sc[1]
             for oid in ids[:k]:
                 if plus:
                     tl["events"].append({"kind": "modify_stat", "object": oid, "stat": "might", "value": val})
@@ -827,13 +940,15 @@ class _Builder:
             if eff["selection"].get("count", {}).get("n", 1) in (None, 1):
                 eff["selection"]["count"] = {"mode": "exactly", "n": 2}
             oid = _candidates(w, eff, 2)[0]
-            for m in re.finditer(r"\b(?:one|1|a single|the same|same) (?:game )?(?:object|target|unit|card|player)\b[^?]*?\b(?:(?:fill|occupy|take up|use)\b[^?]*?\bslots?|twice|for both|both (?:slots|targets)|(?:2|two|both)(?: of (?:its|the))? (?:target )?slots)"
+            for m in re.finditer(r"\b(?:one|1|a single|the same|same) (?:game )?(?:object|target|unit|card|player)\b(?:(?!n't\b|\bnot\b|\bcannot\b|\bnever\b)[^?])*?\b(?:(?:fill|occupy|take up|use)\b[^?]*?\bslots?|twice|for both|both (?:slots|targets)|(?:2|two|both)(?: of (?:its|the))? (?:target )?slots)"
                                  r"|\b(?:of|for) the same (?:ability|spell|card)\b", low):
                 self.note("the same object in two slots", m.group(0))
             perm = re.search(r"(?:\b(?:if|when|where|suppose|assuming|given that)\b[^?,.]*?)?\b(?:expressly |explicitly |specifically )?(?:permits?|allows?|lets?)\b[^?,.]*?\bduplicates?(?: targets?)?", low)
             if perm and not re.search(r"\b(?:not|n't|never|unless|without)\b", low[max(0, perm.start() - 25):perm.end()]):
                 eff["selection"]["duplicates"] = True
                 self.note("selection.duplicates=true (the text expressly permits it)", perm.group(0))
+            elif perm:
+                self._exception_clause(perm, "duplicates")
             self.note("objects=[same, same]", dup.group(0))
             return self._one(ability, w, {"kind": "legal_targets", "effect": eff["id"], "objects": [oid, oid]})
         m = re.search(r"\b(?:choose|pick|select)\w*\s+(0|zero|no|nothing|none)\b", low)
@@ -853,7 +968,7 @@ class _Builder:
     # .................................................................. resolution
     def _resolution_setup(self) -> tuple[dict[str, Any], World, dict[str, Any], list[str], list[str]]:
         low = self.low
-        m = re.search(r"\b(\d+|all|both|every) (?:of (?:the |its )?)?(\d+)? ?targets?\b[^.?]*\b(?:are|is|were|become|became)\s+(?:now )?illegal", low)
+        m = re.search(r"\b(\d+|all|both|every) (?:of (?:the |its |my |their |[\w-]+'s ){0,2})?(\d+)? ?targets?\b[^.?]*\b(?:are|is|were|was|become|became|becomes|went|goes|go|turn(?:s|ed)?|got|gets)\s+(?:now )?illegal", low)
         m2 = re.search(r"\ball (?:of )?(?:its |the )?targets?\b[^.?]*\billegal|\bevery target\b[^.?]*\billegal"
                        r"|\btargets? (?:are|were|become|became) all\b[^.?]*\billegal|\bno (?:legal|remaining) targets?\b|\bnone of (?:its|the) targets? (?:is|are) legal", low)
         total = 3
@@ -870,6 +985,9 @@ class _Builder:
         if illegal_n is None and il and self.kind == "affected":
             total, illegal_n = 2, 1
             m = il
+        only = re.search(r"\b(?:the|its|my) (?:only|single|sole) target (?:is|was|becomes|became|went|goes|turns|turned|got|gets) (?:now )?illegal", low)
+        if illegal_n is None and only:
+            total, illegal_n, m = 1, 1, only
         if illegal_n is None:
             raise ParseFailure("I could not tell how many targets became illegal.")
         total = max(total, illegal_n)
@@ -933,13 +1051,27 @@ class _Builder:
         if red and not re.search(r"\b(?:not|n't|never|nothing|unless|without)\b", self.low[max(0, red.start() - 25):red.end()]):
             eff["selection"]["redistributes"] = True
             self.note("selection.redistributes=true (the text instructs redistribution)", red.group(0))
+        elif red:
+            self._exception_clause(red, "redistribution")
+        main = self.low[: red.start()] if red else self.low
+        lost = re.search(r"\b(?:lost|wasted|disappears?|vanish(?:es|ed)?|gone|forfeited)\b", main)
+        invert = False
+        if lost:
+            if re.search(r"\b(?:reassign\w*|redistribut\w*|re-?allocat\w*|shift\w*|moves? (?:over )?to|go(?:es)? to)\b", main):
+                raise ParseFailure("The question says both that the portion moves and that it is lost.")
+            # The asked property is the converse of reassignment ("the portion is lost").
+            self.note("question asks whether the portion is lost: verdict inverted", lost.group(0))
+            invert = True
         w = World()
         ids = _candidates(w, eff, 2)
         amount = eff.get("amount") or 4
         tl = {"play": {"targets": [{"effect": eff["id"], "objects": ids}],
                        "distributions": [{"effect": eff["id"], "amounts": {ids[0]: amount // 2, ids[1]: amount - amount // 2}}]},
               "events": [{"kind": "become_illegal", "object": ids[0]}]}
-        return self._one(ability, w, {"kind": "portion_reassigned", "effect": eff["id"], "object": ids[0]}, tl)
+        p = self._one(ability, w, {"kind": "portion_reassigned", "effect": eff["id"], "object": ids[0]}, tl)
+        if invert:
+            p.combine = "invert"
+        return p
 
     # .................................................................. choices
     _CHOICES = [
@@ -1009,7 +1141,17 @@ class _Builder:
         instructed = bool(m) and not neg and not re.search(r"\b(?:not|n't|never)\b", m.group(0) if m else "")
         self.note(f"instructed={instructed}", m.group(0) if m and instructed else neg.group(0) if neg else "no instruction")
         ability = self.pick.ability if self.pick else _generic()
-        return self._one(ability, World(), {"kind": "can_change_choices", "instructed": instructed})
+        p = self._one(ability, World(), {"kind": "can_change_choices", "instructed": instructed})
+        # The asked property may be the converse ("targets stay locked unless ..."): outside
+        # the exception clause, a word for staying fixed inverts the engine's "can change".
+        main = low[: neg.start()] if neg else low
+        fixed = _FIXED.search(main)
+        if fixed:
+            if re.search(r"\b(?:change|changed|alter|altered|switch|switched|swap|swapped|redirect\w*|revise\w*|modif\w*)\b", main):
+                raise ParseFailure("The question says both that the choices change and that they stay fixed.")
+            self.note("question asks whether the choices stay fixed: verdict inverted", fixed.group(0))
+            p.combine = "invert"
+        return p
 
     def is_mandatory(self) -> Parse:
         ability = self.need_ability()
@@ -1050,7 +1192,12 @@ def accept(q_raw: str, p: Parse) -> None:
         p.negated = True
         p.negation = pol.words
         p.because.append(("polarity=negated: the verdict is inverted", pol.words))
-    known = quoted + list(pol.spans) + baseline_spans(q)
+    # Quoted text the parse read as the ability is accounted for; any other quoted words
+    # ("an enemy 'cannot take damage'") describe the situation and must be credited.
+    used = {w.strip().strip('"').lower() for part, w in p.because if part == "ability"}
+    ability_quotes = [(s.start, s.end) for s in quoted_spans(q)
+                      if s.text.lower() in used or not any(c.category != "quantity" for c in cues(s.text))]
+    known = ability_quotes + list(pol.spans) + baseline_spans(q)
     left = [c for c in uncovered(q, credited + known)]
     left += [c for c in uncovered(q, situation + known) if c.category == "negation" and c not in left]
     if left:

@@ -73,11 +73,49 @@ def quoted_spans(text: str) -> list[Quoted]:
     return sorted(spans, key=lambda q: q.start)
 
 
+# Players' words for the rules' own words. Only the question's words are rewritten (never
+# quoted card text), so the grammar of question forms reads one vocabulary. Each entry is
+# a phrase with one meaning in a rules question; words with several meanings ("hit",
+# "fizzle", "lose") stay as they are and are left to the grammar's own context.
+SYNONYMS: list[tuple[str, str]] = [
+    (r"\b(?:be|get|being) aimed at\b", "target"),
+    (r"\baim(?:ing)? (?:it|this|that|them) at\b", "target"),
+    (r"\baim (?P<d>my|the|this|that|your|an?) (?P<x>[\w'-]+(?: [\w'-]+){0,2}?) at (?P<o>it|them|him|her|that \w+|the \w+|an? \w+)\b",
+     r"target \g<o> with \g<d> \g<x>"),
+    (r"\baiming at\b", "targeting"),
+    (r"\baimed at\b", "targeted"),
+    (r"\baim at\b", "target"),
+    (r"\bzap(?:p(?:ed|ing))?\b", "target"),
+    (r"\bgo(?:es)? after\b", "target"),
+    (r"\bwent after\b", "targeted"),
+    (r"\bsingl(?:e|ed|ing) out\b", "target"),
+    (r"\blet go(?: of)?\b", "drop"),
+    # "considered targeted", "counts as a target": the hedge adds nothing to the question.
+    (r"\b(?:considered|deemed) (?P<t>a target|targets|targeted)\b", r"\g<t>"),
+]
+_SYNONYMS = [(re.compile(p, re.IGNORECASE), r) for p, r in SYNONYMS]
+
+
+def canonical(text: str) -> str:
+    """Players' phrasing -> the rules' words, outside quoted text only."""
+    spans = quoted_spans(text)
+    out, pos = [], 0
+    for q in spans + [Quoted("", len(text), len(text))]:
+        seg = text[pos:q.start]
+        for rx, rep in _SYNONYMS:
+            seg = rx.sub(rep, seg)
+        out.append(seg)
+        out.append(text[q.start:q.end])
+        pos = q.end
+    return "".join(out)
+
+
 def normalise(text: str) -> str:
-    """Straight quotes, collapsed whitespace, number words as digits."""
+    """Straight quotes, collapsed whitespace, number words as digits, players' words as
+    the rules' words."""
     text = plain_quotes(text)
     text = re.sub(r"\s+", " ", text).strip()
-    return words_to_digits(text)
+    return canonical(words_to_digits(text))
 
 
 def fold(name: str) -> str:
