@@ -23,8 +23,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 # Category -> pattern. Every match must be credited by the parse (or by polarity).
+# Predicates whose meaning is the negation of the property they name ("stops being a
+# target" = is not a target, "fails to enter the queue" = does not enter it). Inside an
+# asserted or asked proposition they invert the engine's verdict (see :func:`polarity`).
+NEG_PREDICATE = (r"\bstop(?:s|ped|ping)? (?:being|counting as)\b|\bceas(?:e|es|ed|ing) (?:to|being)\b"
+                 r"|\bfail(?:s|ed|ing)? to\b|\bno longer\b|\b(?:is |are |be )?unable to\b|\bnone of\b"
+                 r"|\b(?:barred|forbidden|prohibited|prevented|precluded|kept) from\b|\bforbidden to\b|\billegal to\b")
+# Every other word that carries negation. Default-deny: outside the ability's quoted text,
+# one of these that no part of the parse accounts for makes the answer abstain.
+NEG_WORDS = (r"\bnone\b|\bnothing\b|\bneither\b|\bnor\b|\bwithout\b|\blos(?:e|es|ing|t)\b|\bunable\b"
+             r"|\bprevent\w*|\bforbid\w*|\bprohibit\w*|\bdisallow\w*|\bnobody\b|\bno one\b|\brefus\w*"
+             r"|\bbarred\b|\bfizzl\w*|\bstops?\b|\bstopped\b|\bceas\w*|\bfail\w*")
+
 CUES: list[tuple[str, str]] = [
-    ("negation", r"\b(?:not|never|no longer|neither|nor)\b|n't\b|\bcannot\b|\bexempt from\b"),
+    ("negation", r"\b(?:not|never|no longer|neither|nor)\b|n't\b|\bcannot\b|\bexempt from\b|" + NEG_PREDICATE + "|" + NEG_WORDS),
     ("condition", r"\bunless\b|\bexcept(?:ion)?s?\b|\bonly if\b|\bprovided that\b"),
     ("express", (r"\b(?:expressly|explicitly|specifically)\b|\b(?:permits?|allows?|instructs?|requires?|defers?)\b"
                  r"(?= (?:a |an |the |it |that |duplicate|redistribut|new |fewer|more |the choice|choices))")),
@@ -40,7 +52,7 @@ _CUES = [(c, re.compile(p, re.IGNORECASE)) for c, p in CUES]
 # Statements of the default case carry no condition ("with no exception", "says nothing
 # about redistribution", "without an effect saying so"): they are credited as such.
 _BASELINE = re.compile(
-    r"\b(?:with no|without (?:any |an? )?|no)\s*(?:stated )?(?:exceptions?|minimum|instruction|permission)\b"
+    r"\b(?:with no|without (?:any |an? )?|no)\s*(?:stated |express |explicit |expressed |written )?(?:exceptions?|minimum|instructions?|permission)\b"
     r"|\bsays? nothing about\b[^.?;]*|\bdoes(?:n't| not) (?:say|mention) anything about\b[^.?;]*"
     r"|\b(?:does(?:n't| not)|do(?:n't| not)|never) (?:expressly |explicitly )?(?:permit|allow|instruct|require|mention)s?\b[^.?;,]*"
     # "(the text doesn't say otherwise)", "doesn't say duplicates are allowed": the default case.
@@ -55,6 +67,23 @@ _ASSERT_HEAD = re.compile(
     re.IGNORECASE)
 _ASSERT_TAIL = re.compile(r",\s*(?:right|correct|yes|true|no|isn't it|is that right|am i right)\s*\?\s*$", re.IGNORECASE)
 _NEG = re.compile(r"\b(?:not|never|no longer)\b|n't\b|\bcannot\b|\bexempt from\b", re.IGNORECASE)
+_NEG_PRED = re.compile(NEG_PREDICATE, re.IGNORECASE)
+# A clause that describes the situation rather than asserting the property: a negative
+# predicate after one of these words (in the same clause) is not the asked property.
+_SUBORDINATE = re.compile(r"\b(?:that|which|who|whose|if|when|whenever|once|after|before|because|since|while|until|unless|where)\b",
+                          re.IGNORECASE)
+_DIRECT = re.compile(r"^\s*(?:[\w' ,-]{0,60}?[:,]\s+)?(?:does|do|did|is|are|was|were|will|would|can|could|must|should|has|have)\b",
+                     re.IGNORECASE)
+
+
+def _main_clause(text: str, at: int, lo: int) -> bool:
+    """Whether position ``at`` lies in a main clause: no subordinating word between the
+    last clause boundary (comma, semicolon, start of the proposition) and ``at``."""
+    seg = text[lo:at]
+    cut = max(seg.rfind(","), seg.rfind(";"), seg.rfind(":"))
+    seg = seg[cut + 1:] if cut >= 0 else seg
+    seg = re.sub(r'"[^"]*"', " ", seg)
+    return _SUBORDINATE.search(seg) is None
 # A leading negative auxiliary ("Isn't it a target?", "Can't I ...?") asks the positive
 # question; it is credited, not inverted.
 _NEG_AUX = re.compile(r"^\s*(?:\w+[,:]\s+)?(?:isn't|aren't|doesn't|don't|can't|won't|wouldn't|shouldn't|couldn't|mustn't)\b",
@@ -105,6 +134,13 @@ def polarity(text: str, protected: Iterable[tuple[int, int]] = ()) -> Polarity:
         lo = head.end() if head else 0
         hi = tail.start() if tail else len(text)
         negs = [n for n in _NEG.finditer(text, lo, hi) if free(n)]
+        preds = [n for n in _NEG_PRED.finditer(text, lo, hi) if free(n)
+                 and not any(a.start() <= n.start() < a.end() for a in negs)]
+        if preds and not all(_main_clause(text, n.start(), lo) for n in preds):
+            # A negative predicate in a subordinate clause ("when it fails to ...") describes
+            # the situation, not the asserted property: never inverted, left uncovered.
+            return Polarity(False, tuple(spans))
+        negs = sorted(negs + preds, key=lambda n: n.start())
         if tail:
             spans.append((tail.start(), tail.end()))
         if head:
@@ -116,6 +152,14 @@ def polarity(text: str, protected: Iterable[tuple[int, int]] = ()) -> Polarity:
         if len(negs) > 1:
             # Double negation inside one statement: too easy to misread; leave uncovered.
             return Polarity(False, tuple(spans))
+    # A direct question whose asked predicate is negative ("Does it fail to enter the
+    # queue?", "Does the unit stop being a target?"): the engine checks the positive.
+    if not head and not tail and _DIRECT.match(text):
+        preds = [n for n in _NEG_PRED.finditer(text) if free(n)]
+        plain = [n for n in _NEG.finditer(text) if free(n) and not any(p.start() <= n.start() < p.end() for p in preds)]
+        if len(preds) == 1 and not plain and _main_clause(text, preds[0].start(), _DIRECT.match(text).end()):  # type: ignore[union-attr]
+            n = preds[0]
+            return Polarity(True, tuple(spans) + ((n.start(), n.end()),), n.group(0))
     # A predicate that is itself negative ("exempt from needing a target").
     for n in re.finditer(r"\bexempt from\b|\bfree from (?:having to|needing)\b", text, re.IGNORECASE):
         if free(n):

@@ -15,7 +15,7 @@ FORMS: list[tuple[str, str]] = [
     ("targets_to_drop", r"\bhow many\b.*\b(?:drop|lose|remove|cease|stop|give up|discard|shed|release|let go)"
                         r"|\bhow many\b.*\btargets?\b.*\b(?:must|have to|need to|should)\b"),
     ("is_mandatory", r"\bmandatory\b|\brequires? (?:me|you|the player|its controller) to (?:play|put)\b|\bmust (?:it|the unit|that unit|they) (?:go|be played|enter)\b"
-                     r"|\b(?:required|forced|obliged|have) to (?:play|put) (?:it|the unit)\b"
+                     r"|\b(?:required|forced|obliged|compelled|have|has) to (?:play|put|go|enter|be played|be put)\b|\bforces? (?:\w+ ){0,3}to (?:be played|be put|go|enter)\b"
                      r"|\bmust (?:i|you|they|the player) (?:play|put) (?:it|the unit)\b|\bobligat"),
     ("portion_reassigned", r"\bre-?distribut|\breassign|\bre-?allocat|\bshift(?:ed)? to (?:another|the other)"
                            r"|\bmove(?:d)? to (?:another|the other|a different) target"),
@@ -32,14 +32,18 @@ FORMS: list[tuple[str, str]] = [
                       r"|\bwhen (?:is|are|do|does)\b.*\b(?:chosen|made|announced|decided|picked|selected|declared|choose|decide|announce)\b"),
     ("affected", r"\b(?:still|yet) (?:be |get )?(?:affected|hit|damaged|killed|stunned)\b|\b(?:is|are|was|were|be|get|gets)\b (?:\w+ ){0,3}affected\b"
                  r"|\bresolves? against\b|\bdoes .* still (?:affect|hit)\b"),
-    ("legal_subset", r"\b(?:legal|eligible|valid|allowed) subset\b|\bkeep\b.*\btargets?\b|\bconcentrat|\bkill (?:all|both|the|only|just|each|every|\d)\b"
+    ("legal_subset", r"\b(?:legal|eligible|valid|allowed) subset\b|\bkeep\b.*\btargets?\b"
+                     # "may 3 of them remain targets?": a number of the chosen kept as targets.
+                     r"|\b(?:\d+|all|both)\b(?: of (?:them|those|these|the \w+|my \w+))? (?:remain|stay|survive|be kept|continue)\w*(?: as)? (?:targets?|targeted)\b|\bconcentrat|\bkill (?:all|both|the|only|just|each|every|\d)\b"
                      r"|\b(?:drop|remove|discard|shed) (?:\d+|all but one|some) targets?\b.*\b(?:to|so|and)\b"),
     ("legal_targets", r"\b(?:fill|occupy|take up|use)\b.*\b(?:two|2|both|multiple|more than one|several)\b.*\b(?:target )?slots?\b"
                       r"|\bsame (?:object|target|unit|card|player)\b.*\b(?:twice|two|2|both|more than one)\b"
                       r"|\b(?:choose|pick|select|name)\s+(?:0|zero|no)\s*(?:targets?)?\b"
                       r"|\b(?:choose|pick|select|target)\s+\d+\s+(?:enemy |opposing |different )?(?:units?|targets?|enem(?:y|ies))\b"
                       r"|\b(?:choose|pick|select|name)\s+(?:only |just )?\d+\s*\?"
-                      r"|\b(?:choos|select|pick)\w* (?:none|nothing|zero|0|no targets)\b(?! (?:of|and))[^?]*\b(?:allowed|legal|permitted|ok|okay)\b"),
+                      r"|\b(?:choos|select|pick)\w* (?:none|nothing|zero|0|no targets)\b(?! (?:of|and))[^?]*\b(?:allowed|legal|permitted|ok|okay)\b"
+                      # "does it permit choosing none?": the text's permission for an empty choice.
+                      r"|\b(?:permit|allow|let)s? (?:me |you |a player |the player |its controller )?(?:to )?(?:choos|select|pick)\w* (?:none|nothing|zero|0|no)\b"),
     ("needs_target", r"\b(?:need|needs|needing|require|requires|requiring|required)\b\s+(?:a|any|at least (?:one|1)|an?)?\s*(?:valid |legal )?target"),
     ("valid_target", r"\b(?:considered|count(?:ed|s)?|deemed) (?:to |as )?affect(?:ing)? (?:the|its|a|that) target\b|\b(?:can|could) (?:an? |the |this |that |my )?[\w' -]{0,40}?\btarget (?:an?|the|my|that|this|one|it|them)\b(?! (?:card|object) (?:it|that) comes)"
                      r"|\b(?:choose|pick|select) (?:that|the|this|a|an) \w+ as (?:the|a|its) target\b"

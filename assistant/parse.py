@@ -55,7 +55,8 @@ _DESCRIBED: list[tuple[str, str, str]] = [
     (r"\bnext (?:event|card|spell) you play\b|\bfuture target\b|\brefer(?:s|ring)? to (?:a |the )?future\b", "future", "event"),
     (r"\b(?:effect|ability|event|card|spell) (?:that|which) (?:only )?deals? (?:\d+ )?damage\b", "Deal 3 damage to an enemy", "event"),
     (r"\b(?:hidden )?hand\b.*\b(?:chosen|choose|pick)|\b(?:chosen|choose|picked)\b.*\bhand\b", "hand", "spell"),
-    (r"\bpick\b", "Pick a unit", "spell"),
+    # "pick" describes the ability, not the player's own choosing ("if I pick 0 of them").
+    (r"(?<!\bi )(?<!\byou )(?<!\bwe )(?<!\bthey )\bpick\b(?! (?:\d|none|nothing|zero|no\b|any\b|which))", "Pick a unit", "spell"),
     (r"\b(?:mentioned|named|appears?|referred to) only in (?:an? |the |its )?(?P<role>cost|replacement effect|trigger(?:ing)? condition)", "role", "spell"),
     (r"\b(?:has|have|lets?|makes?|asks?) (?:my |an? |the |their )?(?:opponent|other player|another player)s? (?:to )?(?:choose|pick|select)", "other_player", "spell"),
     (r"\b(?:card|spell|ability|effect) (?:that )?(?:chooses|targets|picks) (?:that |a |an |one )?player", "Choose a player", "spell"),
@@ -83,6 +84,8 @@ class AbilityPick:
     quoted: str | None = None
     asked_type: str | None = None
     """A described ability that names the type of object the question is about."""
+    kinds: tuple[str, ...] = ()
+    """For a known rules example: the question kinds its rule decides (others abstain)."""
 
 
 def _known(text: str) -> KnownAbility | None:
@@ -117,7 +120,7 @@ class Parser:
                 ab = _apply_patch(pa.ability, known.patch)
                 ab["name"] = known.name
                 return AbilityPick(ab, [("ability", f"known example {known.name}")] + pa.because,
-                                   known.name, known.game)
+                                   known.name, known.game, kinds=known.decides)
         if self.card_lookup is not None:
             hit = self.card_lookup(q)
             if hit is not None:
@@ -130,6 +133,15 @@ class Parser:
             if qs.text.lower() in {"pick", "may", "choose", "target"}:
                 continue
             pa = parse_ability(qs.text)
+            if pa is None and re.fullmatch(r"(?:any number|up to(?: \d+| X)?)", qs.text, re.IGNORECASE):
+                # A quoted quantifier inside a described ability ('affects "any number" of
+                # units'): read the quantifier together with the noun phrase after it.
+                tail = re.match(r"\s*(of \w+(?: \w+)?)", q[qs.end:]) if qs.text.lower().startswith("any") else \
+                    re.match(r"\s*(\d+ \w+)" if qs.text.lower() == "up to" else r"\s*(\w+(?: \w+)?)", q[qs.end:])
+                if tail:
+                    pa = parse_ability("affect " + re.sub(r"\bX\b", "2", qs.text) + " " + tail.group(1))
+                    if pa is not None:
+                        pa.because.append(("quantifier's noun", tail.group(1)))
             if pa is None and re.match(r"(?:each|every|all|an?|up to|any number of|choose)\b", qs.text, re.IGNORECASE):
                 # A quoted selection without its instruction ("'each enemy' ability"); a
                 # variable count ("up to X targets") reads as 2: the rules treat every X alike.
@@ -617,6 +629,15 @@ class _Builder:
                  for m in [re.search(rx + r"(?= (?:that|whose|with|which))", self.low)] if m]
         if found:
             t = min(found)[1]
+        else:
+            # The object the asking sentence proposes ("can the villain be chosen for ...")
+            # may be of another type than the pool: the engine checks it against the pool.
+            ask_out = ask_clause(self.out.lower())
+            named = sorted((m.start(), tt, m.group(0)) for rx, tt in _TYPE_WORDS if tt not in {"player", "card"}
+                           for m in [re.search(rx, ask_out)] if m)
+            if named and named[0][1] != t:
+                t = named[0][1]
+                self.note(f"the proposed object is a {t}", named[0][2])
         if t == "side_scheme":
             stats.setdefault("threat", 2)
         kw: dict[str, Any] = {"stats": stats, "restrictions": restr}
@@ -707,6 +728,10 @@ class _Builder:
             _candidates(w, eff, 1)
             self.note(f"play.play_location=a battlefield {'you' if mine else 'an opponent'} control(s)", loc.group(0))
             return self._one(ability, w, {"kind": "can_play"}, {"play": play})
+        if any(e.get("constraints") for e in ability["effects"]):
+            # 355.17: the ability's choice carries a requirement; a question that names no
+            # location for it is not one the requirement decides.
+            raise ParseFailure("The question does not say where the unit would be played.")
         if ability.get("uses_stat"):
             m = re.search(r"\b(ATK|THW|SCH)(?: of| is| =)? (\d+)|\b(\d+) (ATK|THW|SCH)\b", self.out)
             val = int(m.group(2) or m.group(3)) if m else 1
@@ -743,10 +768,13 @@ class _Builder:
         if restr:
             self.note("every candidate has the restriction", re.search(r"\b(?:every|all|each|both|the only|none of the)\b(?: \w+){0,3}", low).group(0))  # type: ignore[union-attr]
         ids = _candidates(w, eff, n, restrictions=restr or None) if _object_type(eff) != "player" else []
-        m = re.search(r"\bwith(?:out)? (?:0|zero|no|any) targets?\b|\bchoos\w+ (?:0|zero|no|nothing|none)\b(?: (?:units?|targets?))?|\bno targets? chosen\b", low)
-        if m:
+        zero = list(re.finditer(r"\bwith (?:0|zero|no) targets?\b|\bwithout (?:0 |zero |any |an? )?targets?\b|\bchoos\w+ (?:0|zero|no|nothing|none)\b(?: (?:units?|targets?))?"
+                                r"|\bno targets? chosen\b|\bwithout (?:choosing |picking |selecting )?(?:any(?:thing)?|a single|one)\b(?: targets?)?", low))
+        if zero:
+            # 355.13 / 11.4.3: played with no targets chosen; every wording of that is credited.
             play["targets"] = [{"effect": eff["id"], "objects": []}]
-            self.note("play.targets=[]", m.group(0))
+            for m in zero:
+                self.note("play.targets=[]", m.group(0))
         else:
             m = re.search(r"\bwith (?:only )?(\d+) targets?\b", low)
             if m:
@@ -794,8 +822,16 @@ class _Builder:
             self.note(f"event: Might {'set to' if kind_ == 'set_stat' else 'changed by'} {val}", words)
         return ability, w, tl, ids, se["id"]
 
+    # How-many-dropped: the negative predicates that name dropping ("cease to be targets",
+    # "stop being targeted", "are no longer targets", "lose") are the asked quantity itself.
+    _DROP_PRED = re.compile(r"\bhow many\b[^?]*?\b(?:ceas\w* (?:to be|being)|stop\w* being|(?:are|is) no longer|no longer (?:be|count as)|los(?:e|t)|fail\w* to (?:stay|remain))"
+                            r"\b(?: (?:targets?|targeted))?", re.IGNORECASE)
+
     def targets_to_drop(self) -> Parse:
         ability, w, tl, ids, eid = self._split_setup()
+        dp = self._DROP_PRED.search(ask_clause(self.low))
+        if dp:
+            self.note("asked quantity: targets dropped", dp.group(0))
         return self._one(ability, w, {"kind": "targets_to_drop", "effect": eid}, tl)
 
     def targets_to_keep(self) -> Parse:
@@ -899,7 +935,8 @@ class _Builder:
                 self.note(f"subset={subset}", ", ".join(f"{a} {b} Might" for a, b in picks))
             return self._one(ability, w, {"kind": "legal_subset", "effect": eid, "objects": subset}, tl)
         ability, w, tl, ids, eid = self._split_setup()
-        m = re.search(r"\bkeep (?:all )?(\d+)\b", low)
+        m = re.search(r"\bkeep (?:all )?(\d+)\b", low) or re.search(
+            r"\b(\d+)\b(?: of (?:them|those|these|the \w+|my \w+))? (?:remain|stay|survive|be kept|continue)\w*(?: as)? (?:targets?|targeted)\b", ask_clause(low))
         if m:
             k = int(m.group(1))
             self.note(f"subset: keep {k}", m.group(0))
@@ -951,10 +988,13 @@ class _Builder:
                 self._exception_clause(perm, "duplicates")
             self.note("objects=[same, same]", dup.group(0))
             return self._one(ability, w, {"kind": "legal_targets", "effect": eff["id"], "objects": [oid, oid]})
-        m = re.search(r"\b(?:choose|pick|select)\w*\s+(0|zero|no|nothing|none)\b", low)
+        m = re.search(r"\b(?:choos\w*|chose|pick\w*|select\w*)\s+(0|zero|no|nothing|none)\b", low)
         if m:
             _candidates(w, eff, 2)
             self.note("objects=[]", m.group(0))
+            # "... and play it without (any) targets": the same empty choice, restated.
+            for z in re.finditer(r"\bwithout (?:any |a single )?targets?\b|\bwith (?:0|zero|no) targets?\b", low):
+                self.note("objects=[] (restated)", z.group(0))
             return self._one(ability, w, {"kind": "legal_targets", "effect": eff["id"], "objects": []})
         m = re.search(r"\b(?:choose|pick|select|target|name)\s+(?:only |just )?(\d+)\b(?! ?(?:damage|might))", ask_clause(low)) \
             or re.search(r"\b(?:choose|pick|select|target|name)\s+(?:only |just )?(\d+)\b(?! ?(?:damage|might))", low)
@@ -1153,6 +1193,71 @@ class _Builder:
             p.combine = "invert"
         return p
 
+    # .................................................................. 355.16
+    _SUPERLATIVE = re.compile(r"\bwith the (?P<m>most|highest|greatest|largest|least|lowest|fewest|smallest) (?P<s>might|atk|thw|sch|health|hit points|cost)\b",
+                              re.IGNORECASE)
+    _ASK_SUPER = re.compile(r"\b(?:my|the|our|your) (?:(?P<m1>highest|most|greatest|biggest|strongest|largest|lowest|least|weakest|smallest)[- ](?P<s1>might|atk|thw|sch)\b|(?P<m3>strongest|biggest|weakest) unit\b)"
+                            r"|\b(?:unit|one) (?:i|you) control with the (?P<m2>most|highest|least|lowest) (?P<s2>might|atk|thw|sch)\b", re.IGNORECASE)
+
+    def _cost_superlative(self) -> tuple[dict[str, Any], re.Match[str]] | None:
+        if self.pick is None:
+            return None
+        for e in self.pick.ability.get("effects", []):
+            if e.get("selection", {}).get("kind") != "cost":
+                continue
+            m = self._SUPERLATIVE.search(e.get("text", "") or "")
+            if m:
+                return e, m
+        return None
+
+    def has_cost_conflict(self) -> bool:
+        return self._cost_superlative() is not None and self._ASK_SUPER.search(ask_clause(self.low)) is not None
+
+    def cost_conflict(self) -> Parse:
+        """355.16: a cost that removes "the unit with the most Might" and a target chosen
+        for another effect of the same card: choosing the unit the cost will remove forces
+        an illegal choice later. Scenario: the player's units at different Might, the
+        asked-about one targeted."""
+        got = self._cost_superlative()
+        assert got is not None and self.pick is not None
+        cost, sm = got
+        ability = copy.deepcopy(self.pick.ability)
+        most = sm.group("m").lower() not in {"least", "lowest", "fewest", "smallest"}
+        stat = {"hit points": "health"}.get(sm.group("s").lower(), sm.group("s").lower())
+        ask = self._ASK_SUPER.search(ask_clause(self.low))
+        assert ask is not None
+        asked_word = (ask.group("m1") or ask.group("m2") or ask.group("m3") or "").lower()
+        asked_most = asked_word not in {"lowest", "least", "weakest", "smallest"}
+        asked_stat = (ask.group("s1") or ask.group("s2") or "might").lower()
+        if asked_stat != stat:
+            raise ParseFailure("The question asks about another stat than the cost's.")
+        for e in ability["effects"]:
+            if e["id"] == cost["id"]:
+                pool = e["selection"].setdefault("pool", {})
+                pool["superlative"] = {"stat": stat, "most": most}
+                if re.search(r"\byou control\b|\byour\b", e.get("text", ""), re.IGNORECASE):
+                    pool["controller"] = "you"
+        others = [e for e in ability["effects"] if e["id"] != cost["id"] and e.get("selection", {}).get("kind", "choose") == "choose"]
+        if len(others) != 1:
+            raise ParseFailure("I could not tell which effect's target the question is about.")
+        eff = others[0]
+        w = World()
+        bf = w.battlefield()
+        hi = w.add("u", "unit", "you", zone="battlefield", location=bf, stats={stat: 5})
+        lo = w.add("u", "unit", "you", zone="battlefield", location=bf, stats={stat: 2})
+        only = re.search(r"\b(?:my )?only unit\b|\bno other units?\b|\bonly (?:one|1) unit\b", self.low)
+        if only:
+            w.objects = [o for o in w.objects if o["id"] != lo]
+            self.note("state: the player controls only that unit", only.group(0))
+        asked = hi if asked_most == most else lo
+        self.note(f"cost {cost['id']} removes the unit with the {'most' if most else 'least'} {stat} (355.16)", sm.group(0))
+        self.note(f"play: {eff['id']} targets the unit the question names", ask.group(0))
+        for wd in re.finditer(r"\bwith (?:the |its |that )?(?:\+\[m\]|buff|bonus|\+\d+ might|pump)", self.low):
+            self.note(f"the effect {eff['id']}", wd.group(0))
+        tl = {"play": {"targets": [{"effect": eff["id"], "objects": [asked]}]}}
+        self.kind = "can_play"
+        return self._one(ability, w, {"kind": "can_play"}, tl)
+
     def is_mandatory(self) -> Parse:
         ability = self.need_ability()
         for e in ability["effects"]:
@@ -1162,15 +1267,42 @@ class _Builder:
         raise ParseFailure("The ability has no requirement on how its choice is made.")
 
 
+# Words that ask whether something is obligatory (355.17: a mandatory requirement).
+_OBLIGATION = re.compile(r"\b(?:must|mandatory|required|requires?|forced?|forces|forcing|obliged|obligat\w*|have to|has to|need(?:s)? to|compelled)\b",
+                         re.IGNORECASE)
+_COST_CONFLICT_KINDS = {"is_target", "valid_target", "can_play", "legal_targets"}
+
+
+def route_known(b: "_Builder", kind: str) -> str:
+    """A known rules example routes to the question kinds its rule decides; a question
+    about it parsed into any other kind abstains rather than meet a generic template.
+    An ability whose choice carries a requirement (a play location): a question that asks
+    whether that choice is obligatory is an ``is_mandatory`` question (355.17)."""
+    pick = b.pick
+    constrained = pick is not None and any(e.get("constraints") for e in pick.ability.get("effects", []))
+    if constrained and kind != "is_mandatory" and _OBLIGATION.search(ask_clause(b.low)):
+        m = _OBLIGATION.search(ask_clause(b.low))
+        assert m is not None
+        b.note("question kind=is_mandatory (obligation asked about a constrained choice)", m.group(0))
+        kind = "is_mandatory"
+    if pick is not None and pick.kinds and kind not in pick.kinds:
+        raise ParseFailure(f"{pick.name} is a rules example about {', '.join(sorted(pick.kinds))} questions; "
+                           f"I could not read this question as one of them.")
+    return kind
+
+
 def build(q_raw: str, game: str, pick: AbilityPick | None, kind: str, confidence: float,
           kind_words: str) -> Parse:
     q = normalise(q_raw)
     b = _Builder(q, game, copy.deepcopy(pick) if pick else None, kind)
     b.note(f"question kind={kind}", kind_words)
+    kind = route_known(b, kind)
+    b.kind = kind
     fn = getattr(b, kind, None)
     if fn is None:
         raise ParseFailure(f"Questions of kind {kind} are not supported.")
-    p: Parse = fn()
+    p: Parse = b.cost_conflict() if kind in _COST_CONFLICT_KINDS and b.has_cost_conflict() else fn()
+    p.kind = b.kind
     p.because = b.because
     p.confidence = confidence
     p.ability_name = pick.name if pick else None

@@ -258,6 +258,9 @@ class Assistant:
                 # A how-many/how-much question answered without a number is not answered.
                 u.error = "The engine did not compute the amount asked for."
                 return x
+            if d[1] is not None and not _HOW_MUCH.search(ask_clause(u.text)) and not _HOW_MUCH.search(u.text):
+                # Contract: ``value`` is set only for how-many questions.
+                d = (d[0], None, d[2], d[3], d[4])
             if u.parse.negated:
                 verdict = "no" if d[0] == "yes" else "yes"
                 reason = (f"The statement is {'true' if verdict == 'yes' else 'false'} "
