@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from assistant.answer import Answer
 from ingest.models import GameInfo
 from ingest.settings import Settings
-from web.store import Store
+from web.store import ConversationState, Store
 
 
 class UnknownGame(LookupError):
@@ -70,7 +70,7 @@ class LocalServices:
         self._index = index
         self._assistant = assistant
         self._store: Store | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # the assistant is built under it and needs the store
 
     # lazily built parts -----------------------------------------------------------
     @property
@@ -99,7 +99,9 @@ class LocalServices:
                 if self._assistant is None:
                     from assistant import Assistant
 
-                    self._assistant = Assistant(self.settings, index=index)
+                    self._assistant = Assistant(
+                        self.settings, index=index, store=ConversationState(self.store)
+                    )
         return self._assistant
 
     def ready(self) -> dict[str, Any]:

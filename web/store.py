@@ -40,6 +40,11 @@ CREATE TABLE IF NOT EXISTS feedback (
     helpful INTEGER NOT NULL,
     comment TEXT
 );
+CREATE TABLE IF NOT EXISTS conversation_state (
+    conversation_id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    updated REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS guild_settings (
     guild_id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
@@ -154,6 +159,23 @@ class Store:
                 "feedback": by_answer.get(a["id"], []),
             }
 
+    # the assistant's follow-up state ---------------------------------------------------
+    def load_state(self, conversation_id: str) -> dict[str, Any] | None:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT state FROM conversation_state WHERE conversation_id = ?", (conversation_id,)
+            ).fetchone()
+        return json.loads(row["state"]) if row else None
+
+    def save_state(self, conversation_id: str, state: dict[str, Any]) -> None:
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO conversation_state (conversation_id, state, updated) VALUES (?, ?, ?)"
+                " ON CONFLICT(conversation_id) DO UPDATE"
+                " SET state = excluded.state, updated = excluded.updated",
+                (conversation_id, json.dumps(state), time.time()),
+            )
+
     # Discord guild settings ------------------------------------------------------
     def guild_game(self, guild_id: str) -> str | None:
         with self._connect() as db:
@@ -169,3 +191,17 @@ class Store:
                 " ON CONFLICT(guild_id) DO UPDATE SET game = excluded.game, updated = excluded.updated",
                 (guild_id, game, time.time()),
             )
+
+
+class ConversationState:
+    """The assistant's ConversationStore seam over SQLite: follow-ups work across
+    uvicorn workers and restarts, not only within one process."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def load(self, conversation_id: str) -> dict[str, Any] | None:
+        return self._store.load_state(conversation_id)
+
+    def save(self, conversation_id: str, state: dict[str, Any]) -> None:
+        self._store.save_state(conversation_id, state)

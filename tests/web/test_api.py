@@ -147,3 +147,17 @@ def test_feedback_export_cli(
     row = next(r for r in rows if r["answer_id"] == answer["answer_id"])
     assert row["feedback"][0]["comment"] == "cite 355.7 too"
     assert row["answer"]["verdict"] == "yes"
+
+
+def test_follow_up_survives_another_worker(default_settings: Settings, default_index) -> None:  # type: ignore[no-untyped-def]
+    """Two service instances over one database stand for two uvicorn workers."""
+    first = LocalServices(default_settings, index=default_index)
+    second = LocalServices(default_settings, index=default_index)
+    opening = first.ask(
+        "Alpha Strike with my unit at 4 Might, four enemy targets chosen; my unit drops to "
+        "2 Might. How many targets must I drop?"
+    )
+    assert opening.value == 2
+    follow = second.ask("What if it dropped to 1 Might instead?", conversation_id=opening.conversation_id)
+    assert follow.conversation_id == opening.conversation_id
+    assert follow.value == 3
