@@ -126,7 +126,7 @@ def test_check_decides_scenario_and_rejects_malformed(client: TestClient) -> Non
     decided = client.post("/v1/check", json=golden["scenario"])
     assert decided.status_code == 200
     assert decided.json()["verdict"] == golden["expect"]["verdict"]
-    assert [r["rule"] for r in decided.json()["rules"]][0] == golden["source"]
+    assert decided.json()["rules"][0] == golden["expect"]["rule"]
 
 
 def test_feedback_export_cli(
