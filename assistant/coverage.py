@@ -28,12 +28,18 @@ from dataclasses import dataclass
 # asserted or asked proposition they invert the engine's verdict (see :func:`polarity`).
 NEG_PREDICATE = (r"\bstop(?:s|ped|ping)? (?:being|counting as)\b|\bceas(?:e|es|ed|ing) (?:to|being)\b"
                  r"|\bfail(?:s|ed|ing)? to\b|\bno longer\b|\b(?:is |are |be )?unable to\b|\bnone of\b"
-                 r"|\b(?:barred|forbidden|prohibited|prevented|precluded|kept) from\b|\bforbidden to\b|\billegal to\b")
+                 r"|\b(?:barred|forbidden|prohibited|prevented|precluded|kept|excluded|disqualified) from\b|\bforbidden to\b"
+                 # Round 4: adjectives and participles that name the absence of a property
+                 # ("illegal for X to ...", "non-targeting", "not allowed", "invalid").
+                 r"|\b(?:illegal|impossible|invalid|not allowed|not permitted|disallowed|prohibited) (?:for|to)\b"
+                 r"|\b(?:cancel(?:l)?ed|negated|nullified|voided|countered)\b|\bnon-?target(?:ing|ed)\b|\bnot (?:allowed|permitted)\b|\bdisallowed\b|\bprohibited\b"
+                 r"|\b(?:impossible|invalid|illegal)(?=\s*\?)|\binvalid (?=(?:target|choice)s?\b)")
 # Every other word that carries negation. Default-deny: outside the ability's quoted text,
 # one of these that no part of the parse accounts for makes the answer abstain.
 NEG_WORDS = (r"\bnone\b|\bnothing\b|\bneither\b|\bnor\b|\bwithout\b|\blos(?:e|es|ing|t)\b|\bunable\b"
              r"|\bprevent\w*|\bforbid\w*|\bprohibit\w*|\bdisallow\w*|\bnobody\b|\bno one\b|\brefus\w*"
-             r"|\bbarred\b|\bfizzl\w*|\bstops?\b|\bstopped\b|\bceas\w*|\bfail\w*")
+             r"|\bbarred\b|\bfizzl\w*|\bstops?\b|\bstopped\b|\bceas\w*|\bfail\w*|\bimpossible\b|\binvalid\b"
+             r"|\bexclud\w*|\bnon-?target\w*|\bcancel\w*|\bnegat(?:e|es|ed|ing)\b|\bnullif\w*|\bvoid\w*|\bcounter(?:s|ed|ing)?\b")
 
 CUES: list[tuple[str, str]] = [
     ("negation", r"\b(?:not|never|no longer|neither|nor)\b|n't\b|\bcannot\b|\bexempt from\b|" + NEG_PREDICATE + "|" + NEG_WORDS),
@@ -45,7 +51,7 @@ CUES: list[tuple[str, str]] = [
                   r"|\bnew (?:targets?|units?|enem\w+|choices?|objects?|recruits?)\b")),
     ("contrast", r"\brather than\b|\binstead of\b|\bas a whole\b|\bon its own\b|\beach target on\b"),
     ("predicate", (r"\bautomatic\w*|\b(?:no|without) targeting\b|\bignor\w*|\bundo(?:ne)?\b|\breverse\w*|\btaken into account\b|\bconsidered\b|\bchecked\b"
-                   r"|\bwait(?:ing)? until\b|\bput off\b|\bpostpone\w*|\bimpossible\b|\bhow much\b")),
+                   r"|\bwait(?:ing)? until\b|\bput off\b|\bpostpone\w*|\bhow much\b")),
 ]
 _CUES = [(c, re.compile(p, re.IGNORECASE)) for c, p in CUES]
 
@@ -154,10 +160,14 @@ def polarity(text: str, protected: Iterable[tuple[int, int]] = ()) -> Polarity:
             return Polarity(False, tuple(spans))
     # A direct question whose asked predicate is negative ("Does it fail to enter the
     # queue?", "Does the unit stop being a target?"): the engine checks the positive.
-    if not head and not tail and _DIRECT.match(text):
-        preds = [n for n in _NEG_PRED.finditer(text) if free(n)]
-        plain = [n for n in _NEG.finditer(text) if free(n) and not any(p.start() <= n.start() < p.end() for p in preds)]
-        if len(preds) == 1 and not plain and _main_clause(text, preds[0].start(), _DIRECT.match(text).end()):  # type: ignore[union-attr]
+    # Only the asking sentence's main predicate counts: "Two targets became illegal. Is
+    # playing it impossible?" inverts on "impossible", never on the situation's "illegal".
+    lo = ask_start(text)
+    dm = _DIRECT.match(text[lo:])
+    if not head and not tail and dm:
+        preds = [n for n in _NEG_PRED.finditer(text, lo) if free(n)]
+        plain = [n for n in _NEG.finditer(text, lo) if free(n) and not any(p.start() <= n.start() < p.end() for p in preds)]
+        if len(preds) == 1 and not plain and _main_clause(text, preds[0].start(), lo + dm.end()):
             n = preds[0]
             return Polarity(True, tuple(spans) + ((n.start(), n.end()),), n.group(0))
     # A predicate that is itself negative ("exempt from needing a target").
@@ -165,6 +175,12 @@ def polarity(text: str, protected: Iterable[tuple[int, int]] = ()) -> Polarity:
         if free(n):
             return Polarity(True, tuple(spans) + ((n.start(), n.end()),), n.group(0))
     return Polarity(False, tuple(spans))
+
+
+def ask_start(text: str) -> int:
+    """Offset of the asking sentence (the last one; earlier ones describe the situation)."""
+    starts = [m.end() for m in re.finditer(r"(?<=[.;!])\s+(?=\S)", text) if m.end() < len(text.rstrip()) - 1]
+    return starts[-1] if starts else 0
 
 
 def baseline_spans(text: str) -> list[tuple[int, int]]:

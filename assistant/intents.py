@@ -34,7 +34,7 @@ FORMS: list[tuple[str, str]] = [
                  r"|\bresolves? against\b|\bdoes .* still (?:affect|hit)\b"),
     ("legal_subset", r"\b(?:legal|eligible|valid|allowed) subset\b|\bkeep\b.*\btargets?\b"
                      # "may 3 of them remain targets?": a number of the chosen kept as targets.
-                     r"|\b(?:\d+|all|both)\b(?: of (?:them|those|these|the \w+|my \w+))? (?:remain|stay|survive|be kept|continue)\w*(?: as)? (?:targets?|targeted)\b|\bconcentrat|\bkill (?:all|both|the|only|just|each|every|\d)\b"
+                     r"|\b(?:\d+|all|both)\b(?: of (?:them|those|these|the \w+|my \w+))? (?:remain|stay|survive|be kept|continue)\w*(?: as)? (?:targets?|targeted)\b|\bconcentrat|\bkill(?:ing)? (?:all|both|the|that|those|these|only|just|each|every|\d)\b"
                      r"|\b(?:drop|remove|discard|shed) (?:\d+|all but one|some) targets?\b.*\b(?:to|so|and)\b"),
     ("legal_targets", r"\b(?:fill|occupy|take up|use)\b.*\b(?:two|2|both|multiple|more than one|several)\b.*\b(?:target )?slots?\b"
                       r"|\bsame (?:object|target|unit|card|player)\b.*\b(?:twice|two|2|both|more than one)\b"
@@ -47,14 +47,16 @@ FORMS: list[tuple[str, str]] = [
     ("needs_target", r"\b(?:need|needs|needing|require|requires|requiring|required)\b\s+(?:a|any|at least (?:one|1)|an?)?\s*(?:valid |legal )?target"),
     ("valid_target", r"\b(?:considered|count(?:ed|s)?|deemed) (?:to |as )?affect(?:ing)? (?:the|its|a|that) target\b|\b(?:can|could) (?:an? |the |this |that |my )?[\w' -]{0,40}?\btarget (?:an?|the|my|that|this|one|it|them)\b(?! (?:card|object) (?:it|that) comes)"
                      r"|\b(?:choose|pick|select) (?:that|the|this|a|an) \w+ as (?:the|a|its) target\b"
-                     r"|\bused to \w+ (?:an?|the|that) \w+ (?:that|which|who)\b|\b(?:is|are|be|remain|still|count as)\b(?:(?! with )[^?])*\b(?:valid|legal|eligible|allowed|permissible|acceptable)\s+(?:target|choice)\b|\bcan (?:it|they|that|this|the \w+) be targeted\b"),
+                     r"|\bused to \w+ (?:an?|the|that) \w+ (?:that|which|who)\b|\b(?:is|are|be|remain|still|count as)\b(?:(?! with )[^?])*\b(?:in|il)?(?:valid|legal|eligible|allowed|permissible|acceptable)\s+(?:target|choice)\b|\bcan (?:it|they|that|this|the \w+) be targeted\b"),
     ("can_play", r"\bcan (?:\w+[- ]?){1,5}?\b(?:play|cast|use|activate|initiate|trigger|put|make|perform|resolve|do|basic (?:attack|thwart))\b"
                  r"|\bmay (?:i|we|you|they|a player) (?:still |even )?(?:play|cast|use|activate|initiate|trigger|put|make|take|perform|basic (?:attack|thwart))\b"
                  r"|\b(?:am i|are we|is it|are they|is (?:he|she)) (?:still )?allowed (?:to )?(?:play|cast|use|activate|initiate|trigger|put|make|take|perform|basic (?:attack|thwart)|an?)\b"
                  r"|\bdoes (?:the|it|this|that) (?:ability )?(?:still )?trigger\b"
                  r"|\b(?:be|get) (?:played|cast|used|activated|initiated|put on|placed|triggered)\b"
                  r"|\benters?\b.*\bqueue\b|\b(?:go|goes|get|gets|put|placed) (?:on(?:to)?|in(?:to)?) the (?:chain|queue|trigger queue)\b"
-                 r"|\b(?:legal|allowed|possible|permitted|able) to (?:play|cast|use|initiate|make)\b"),
+                 r"|\b(?:legal|allowed|possible|permitted|able) to (?:play|cast|use|initiate|make)\b"
+                 # "Is playing it illegal?": the gerund subject names the act asked about.
+                 r"|^\W*(?:is|was|would be|will be) (?:playing|casting|using|activating|initiating) (?:it|this|that|the \w+)\b[^?]*\b(?:legal|allowed|possible|permitted|illegal|impossible|disallowed|prohibited)\b"),
     ("is_target", r"\btarget(?:s|ed|ing)?\b|\bcount as (?:a )?target\b|\bchoose any targets\b"),
 ]
 _COMPILED = [(k, re.compile(p, re.IGNORECASE)) for k, p in FORMS]
@@ -113,6 +115,40 @@ EXEMPLARS: dict[str, list[str]] = {
 }
 
 
+# A mention of targets that is not the asked predicate: inside a prepositional phrase
+# ("among its targets"), a possessed or counted noun phrase ("its targets", "Fox-Fire's
+# 3 1 Might targets") or a noun adjunct ("1 target unit"). "one of its targets" is the
+# predicate nominal of "is X one of its targets?" and stays.
+_MENTION = re.compile(
+    r"\b(?:among|between|across|from|with|without|into|onto|over|per|on|of|to)\s+"
+    r"(?:(?:its|their|the|his|her|my|your|our|these|those|all|each|both|every|some|other|remaining|chosen|original|\d+|[\w-]+'s)\s+){1,3}"
+    r"(?:[\w-]+\s+){0,2}?targets?\b"
+    r"|(?:\b(?:its|their|his|her|my|your|our)|[\w-]+'s)\s+(?:[\w-]+\s+){0,3}?targets\b"
+    r"|\btarget (?=(?:units?|minions?|enem(?:y|ies)|players?|cards?|objects?|characters?)\b)",
+    re.IGNORECASE)
+_ONE_OF = re.compile(r"\b(?:one|1|any|either|none|some|each|all|both) of\s+(?:(?:the|its|their|[\w-]+'s)\s+)?(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+_SUBORD = re.compile(r"\b(?:when|whenever|if|once|after|before|because|since|while|until|unless|which|that|whose|where)\b",
+                     re.IGNORECASE)
+
+
+def target_mentions(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` where "target" is mentioned but not asked about (see _MENTION)."""
+    out: list[tuple[int, int]] = []
+    for m in _MENTION.finditer(text):
+        head = text[: m.start()] + (m.group(0).split()[0] + " " if m.group(0).split()[0].lower() == "of" else "")
+        if _ONE_OF.search(head) or (m.group(0).lower().startswith("of ") and _ONE_OF.search(text[: m.start()] + "of ")):
+            continue
+        out.append((m.start(), m.end()))
+    return out
+
+
+def mask(text: str, spans: list[tuple[int, int]]) -> str:
+    out = text
+    for a, b in spans:
+        out = out[:a] + " " * (b - a) + out[b:]
+    return out
+
+
 @dataclass(frozen=True)
 class KindGuess:
     kind: str | None
@@ -153,15 +189,43 @@ class KindClassifier:
     def grammar(self, text: str) -> KindGuess | None:
         for kind, rx in _COMPILED:
             m = rx.search(text)
-            if m:
-                return KindGuess(kind, 0.9, m.group(0), "grammar")
+            if not m:
+                continue
+            if kind == "is_target":
+                # Main-predicate kinds: "target" must be the asked predicate, not a word in a
+                # noun phrase ("its targets", "Fox-Fire's 3 targets", "1 target unit"), a
+                # prepositional phrase ("split among its targets") or a subordinate clause.
+                mentions = target_mentions(text)
+                free = [t for t in rx.finditer(text) if not any(a <= t.start() < b for a, b in mentions)]
+                if not free:
+                    masked = mask(text, mentions)
+                    for kind2, rx2 in _COMPILED:
+                        m2 = rx2.search(masked)
+                        if m2 and kind2 != "is_target":
+                            return KindGuess(kind2, 0.9, m2.group(0), "grammar (main predicate)")
+                    return None
+                m = free[0]
+            return KindGuess(kind, 0.9, m.group(0), "grammar")
         return None
 
     def classify(self, text: str) -> KindGuess:
         # The asking sentence decides the kind; earlier sentences describe the situation.
+        text = re.sub(r"\b(e\.g|i\.e|etc|vs)\.", lambda m: m.group(1).replace(".", ""), text)
         parts = [p for p in re.split(r"(?<=[.;:!])\s+|;\s*|\s+-\s+", text.strip()) if p.strip()]
         g = self.grammar(parts[-1]) if len(parts) > 1 else None
-        g = g or self.grammar(text)
+        if g is None and len(parts) > 1:
+            # The situation sentences may not lend the asking sentence a kind by a bare
+            # "target" word ("Fox-Fire targeted three units. May it kill ...?").
+            g = self.grammar(text)
+            if g is not None and g.kind == "is_target":
+                # Only when every "target" word sits in a statement ("X targeted three
+                # units.") rather than in a question.
+                stated = [t for t in re.finditer(r"\btarget\w*", text, re.IGNORECASE)
+                          if (re.search(r"[.?!]", text[t.end():]) or re.search(r"$", "")).group(0) == "."]
+                if len(stated) == len(re.findall(r"\btarget\w*", text, re.IGNORECASE)):
+                    g = None
+        else:
+            g = g or self.grammar(text)
         if g is not None:
             return g
         if self._embed_query is None or self._embed_documents is None:

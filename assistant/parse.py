@@ -429,6 +429,17 @@ _NEG_PROPERTY = re.compile(
     r"|\b(?:rather than|instead of) (?:a |being )?target(?:ed)?\b", re.IGNORECASE)
 
 
+# Asked-object phrases: the object is named by a property it must have in the scenario.
+_ASKED_OBJECT = re.compile(
+    r"\b(?:the|that|this|its)\s+(?P<props>(?:(?:only|remaining|surviving|other|last|legal|illegal|valid|invalid|lone|still)\s+){1,3})"
+    r"(?:1|target|unit|object|minion|enemy|recruit)s?\b(?!\s+(?:of|at|from))", re.IGNORECASE)
+
+_PP_MODIFIER = re.compile(
+    r"(?P<head>\b(?:units?|minions?|enem(?:y|ies)|cards?|objects?|legends?|characters?|schemes?|ones?|targets?)\b)"
+    r"(?P<pp>\s+(?:at|on|in|from|of)\s+(?:(?:a|an|the|that|this|its|their|each|every|another|any|my|your|1)\s+)?"
+    r"(?:[\w'-]+\s+)?(?:battlefields?|locations?|zones?|places?|lanes?|areas?)\b)", re.IGNORECASE)
+
+
 class _Builder:
     def __init__(self, q: str, game: str, pick: AbilityPick | None, kind: str) -> None:
         self.q = q
@@ -531,6 +542,12 @@ class _Builder:
             _candidates(w, e1, 1)
             self.note("question: a player as a target of an ability that does not name players", "a player")
             return self._one(ability, w, {"kind": "valid_target", "effect": e1["id"], "object": "opp"})
+        # 355.7-355.10: whether a part is targeted does not depend on how many objects are
+        # present or chosen (the single-option case above is the rules' own one), so a count
+        # in the situation is read and credited as not changing the verdict.
+        for cm in re.finditer(r"\b(?:choose|chose|chosen|pick\w*|select\w*)?\s*(?<![\w.])\d+\b(?: (?:enemy |friendly |other |of (?:them|those|the \w+) )?(?:units?|minions?|enem(?:y|ies)|legends?|objects?|cards?|targets?|players?))?", low):
+            if re.search(r"\d", cm.group(0)) and not re.search(r"might|atk|thw|sch", low[cm.end(): cm.end() + 7]):
+                self.note("count of objects (does not change targeting)", cm.group(0).strip())
         # Which part is asked about.
         eff, part = self._subject(ability)
         if eff is None:
@@ -555,6 +572,12 @@ class _Builder:
 
     def _subject_in(self, ability: dict[str, Any], low: str) -> tuple[dict[str, Any] | None, str]:
         effs = ability["effects"]
+        # The subject is the head noun phrase: a prepositional modifier after it ("each unit
+        # at that battlefield", "the cards in that zone") says where it is, not what is asked.
+        pp = list(_PP_MODIFIER.finditer(low))
+        for m in pp:
+            self.note("prepositional modifier of the subject (not the subject)", m.group("pp"))
+        low = _PP_MODIFIER.sub(lambda m: m.group("head"), low)
         if re.search(r"\bbattlefields?\b|\blocation\b", low):
             for e in effs:
                 if e.get("selection", {}).get("pool", {}).get("location"):
@@ -806,7 +829,8 @@ class _Builder:
             if start is None:
                 start = 5
             u0 = w.add("u", "unit", "you", zone="battlefield", location=w.battlefield(), stats={"might": start})
-            self.note(f"friendly unit Might={start}", m0.group(0) if m0 else "default")
+            sm = m0 or re.search(rf"\b{start}[- ]?might\b", low)
+            self.note(f"friendly unit Might={start}", sm.group(0) if sm else "default")
             play["targets"].append({"effect": src_eff, "objects": [u0]})
         else:
             u0 = ""
@@ -866,7 +890,11 @@ class _Builder:
         if ge is None or not ge["selection"].get("group"):
             raise ParseFailure("The ability has no group requirement.")
         low = self.low
-        m = re.search(r"\b(\d+) (\d+)[- ]?might (?:units?|recruits?|enem\w+|targets?)", low)
+        # The situation sentences say what was chosen; the asking sentence names a subset.
+        situation = low[: len(low) - len(ask_clause(low))]
+        m = re.search(r"\b(\d+) (\d+)[- ]?might (?:units?|recruits?|enem\w+|targets?)", situation) \
+            or re.search(r"\b(\d+) (?:units?|recruits?|targets?)\b[^.;]*?\b(?:at|with|of) (\d+) might", situation) \
+            or re.search(r"\b(\d+) (\d+)[- ]?might (?:units?|recruits?|enem\w+|targets?)", low)
         if m:
             n, base = int(m.group(1)), int(m.group(2))
         else:
@@ -904,6 +932,12 @@ class _Builder:
             for oid in alive[-k:]:
                 tl["events"].append({"kind": "leave_play", "object": oid})
             self.note(f"event: {k} left play", died.group(0))
+        tot = re.search(r"\btotal(?:ing|ling|s)?(?: (?:is|of|now|becomes|became))* (\d+)\b", low)
+        if tot:
+            now = sum(self._might_after(w, tl)[i] for i in ids)
+            if int(tot.group(1)) != now:
+                raise ParseFailure(f"The stated total {tot.group(1)} does not match the units described ({now}).")
+            self.note(f"stated total {now} checked", tot.group(0))
         mv = re.search(r"\b(?:moved|move|moves) to (?:another|a different|a second) battlefield", low)
         if mv:
             w.locations.append({"id": "bf2", "kind": "battlefield"})
@@ -918,21 +952,28 @@ class _Builder:
         low = self.low
         if se is not None and se["selection"].get("group"):
             ability, w, tl, ids, eid = self._group_setup()
-            if re.search(r"\b(?:all|every|each)\b(?: \w+)? (?:of )?(?:them|units|three|four|\d)\b|\ball \d+\b|\bkill all\b|\bkill (?:every|each)\b", ask_clause(low)):
+            am = re.search(r"\b(?:all|every|each)\b(?: \w+)? (?:of )?(?:them|units|three|four|\d+)\b|\ball \d+\b", ask_clause(low)) \
+                or re.search(r"\bkill(?:ing)? all\b|\bkill(?:ing)? (?:every|each)\b", ask_clause(low))
+            if am:
                 subset = list(ids)
-                self.note("subset=all chosen", "all")
+                if re.search(r"\d+", am.group(0)) and int(re.findall(r"\d+", am.group(0))[-1]) != len(ids):
+                    raise ParseFailure(f"'{am.group(0)}' does not match the {len(ids)} chosen units.")
+                self.note("subset=all chosen", am.group(0))
             else:
                 subset = []
-                picks = re.findall(r"\b(the|one|a|1|both|2|two|3|three)\s+(\d+)[- ]?might\b", ask_clause(low))
+                picks = list(re.finditer(r"\b(?:(?P<k>\d+|both) of (?:the|those|these|its|my) )?(?P<q>the|that|this|one|a|1|both|2|two|3|three)\s+(?P<m>\d+)[- ]?might\b",
+                                         ask_clause(low)))
                 if not picks:
                     raise ParseFailure("I could not tell which units the question asks to keep.")
-                cur = {i: None for i in ids}
                 vals = self._might_after(w, tl)
-                for qty, mv in picks:
+                for pm in picks:
+                    qty = pm.group("k") or pm.group("q")
                     k = 2 if qty in {"both", "2", "two"} else 3 if qty in {"3", "three"} else 1
-                    pool = [i for i in ids if vals[i] == int(mv) and i not in subset]
+                    pool = [i for i in ids if vals[i] == int(pm.group("m")) and i not in subset]
+                    if len(pool) < k:
+                        raise ParseFailure(f"No {k} chosen unit(s) at {pm.group('m')} Might to match '{pm.group(0)}'.")
                     subset.extend(pool[:k])
-                self.note(f"subset={subset}", ", ".join(f"{a} {b} Might" for a, b in picks))
+                    self.note(f"subset += {pool[:k]}", pm.group(0))
             return self._one(ability, w, {"kind": "legal_subset", "effect": eid, "objects": subset}, tl)
         ability, w, tl, ids, eid = self._split_setup()
         m = re.search(r"\bkeep (?:all )?(\d+)\b", low) or re.search(
@@ -945,9 +986,13 @@ class _Builder:
         if m:
             k = len(ids) - int(m.group(1))
             self.note(f"subset: keep {k}", m.group(0))
+            cm = re.search(r"\ball (?:\d+ )?(?:of )?(?:the )?damage on (?:1|one|a single|the last)(?: 1)?", low)
+            if cm and k == 1:
+                self.note("subset: all the damage on the one kept", cm.group(0))
             return self._one(ability, w, {"kind": "legal_subset", "effect": eid, "objects": ids[:max(k, 0)]}, tl)
-        if re.search(r"\bconcentrat|\ball (?:of )?(?:the )?damage on (?:one|a single|the last)", low):
-            self.note("subset: keep 1", "concentrate")
+        cm = re.search(r"\bconcentrat\w*|\ball (?:\d+ )?(?:of )?(?:the )?damage on (?:1|one|a single|the last)(?: 1)?", low)
+        if cm:
+            self.note("subset: keep 1", cm.group(0))
             return self._one(ability, w, {"kind": "legal_subset", "effect": eid, "objects": ids[:1]}, tl)
         raise ParseFailure("I could not tell which targets the question asks to keep.")
 
@@ -1008,7 +1053,7 @@ class _Builder:
     # .................................................................. resolution
     def _resolution_setup(self) -> tuple[dict[str, Any], World, dict[str, Any], list[str], list[str]]:
         low = self.low
-        m = re.search(r"\b(\d+|all|both|every) (?:of (?:the |its |my |their |[\w-]+'s ){0,2})?(\d+)? ?targets?\b[^.?]*\b(?:are|is|were|was|become|became|becomes|went|goes|go|turn(?:s|ed)?|got|gets)\s+(?:now )?illegal", low)
+        m = re.search(r"\b(\d+|all|both|every) (?:of (?:the |its |my |their |an? |[\w-]+'s ){0,2})?(\d+)? ?targets?\b[^.?]*\b(?:are|is|were|was|become|became|becomes|went|goes|go|turn(?:s|ed)?|got|gets)\s+(?:now )?illegal", low)
         m2 = re.search(r"\ball (?:of )?(?:its |the )?targets?\b[^.?]*\billegal|\bevery target\b[^.?]*\billegal"
                        r"|\btargets? (?:are|were|become|became) all\b[^.?]*\billegal|\bno (?:legal|remaining) targets?\b|\bnone of (?:its|the) targets? (?:is|are) legal", low)
         total = 3
@@ -1074,9 +1119,35 @@ class _Builder:
             self.note("an element that is not a valid target at resolution", inv.group(0))
             return self._one(ability, w, {"kind": "affected", "effect": eff["id"], "object": ids[1]}, tl)
         ability, w, tl, ids, legal = self._resolution_setup()
+        asked = self._bind_asked(ids, legal)
+        if asked is not None:
+            return self._one(ability, w, {"kind": "affected", "object": asked}, tl)
         if not legal:
             return self._one(ability, w, {"kind": "affected", "object": ids[0]}, tl)
         return self._one(ability, w, {"kind": "affected", "object": legal[0]}, tl)
+
+    def _bind_asked(self, ids: list[str], legal: list[str]) -> str | None:
+        """Asked-object accounting: "the remaining legal one", "the other one", "the
+        illegal target" binds to the one scenario object with that property; a phrase
+        that fits none (or several) makes the parse fail."""
+        m = _ASKED_OBJECT.search(ask_clause(self.low))
+        if m is None:
+            return None
+        props = set(re.findall(r"\w+", m.group("props").lower()))
+        illegal = [i for i in ids if i not in legal]
+        if props & {"illegal", "invalid"}:
+            pool = illegal
+        elif props & {"remaining", "surviving", "legal", "valid", "other", "last", "lone", "still"}:
+            pool = legal
+        elif props == {"only"}:
+            pool = ids if len(ids) == 1 else []
+        else:
+            pool = []
+        plural = m.group(0).lower().endswith("s")
+        if (len(pool) != 1 and not plural) or not pool:
+            raise ParseFailure(f"I could not tell which object '{m.group(0)}' refers to.")
+        self.note(f"asked object={pool[0]} ({'illegal' if pool is illegal else 'legal'})", m.group(0))
+        return pool[0]
 
     def portion_reassigned(self) -> Parse:
         ability = self.pick.ability if self.pick else None
@@ -1108,6 +1179,7 @@ class _Builder:
         tl = {"play": {"targets": [{"effect": eff["id"], "objects": ids}],
                        "distributions": [{"effect": eff["id"], "amounts": {ids[0]: amount // 2, ids[1]: amount - amount // 2}}]},
               "events": [{"kind": "become_illegal", "object": ids[0]}]}
+        self._bind_asked(ids, ids[1:])  # "the other target(s)": the ones still legal
         p = self._one(ability, w, {"kind": "portion_reassigned", "effect": eff["id"], "object": ids[0]}, tl)
         if invert:
             p.combine = "invert"
@@ -1330,8 +1402,61 @@ def accept(q_raw: str, p: Parse) -> None:
     ability_quotes = [(s.start, s.end) for s in quoted_spans(q)
                       if s.text.lower() in used or not any(c.category != "quantity" for c in cues(s.text))]
     known = ability_quotes + list(pol.spans) + baseline_spans(q)
+    if p.kind in COUNTED_KINDS:
+        ab = (p.alternatives[0] if p.alternatives else p.scenario or {}).get("ability", {}) or {}
+        _account_numbers(q, credited + known, " ".join([ab.get("text", "")] + [e.get("text", "") for e in ab.get("effects", [])]))
+    _account_asked_object(q, credited)
+    _one_ability_only(q, p)
     left = [c for c in uncovered(q, credited + known)]
     left += [c for c in uncovered(q, situation + known) if c.category == "negation" and c not in left]
     if left:
         words = ", ".join(repr(c.text) for c in left[:3])
         raise ParseFailure(f"The question says {words}, which my reading of it does not account for.")
+
+
+# Number accounting: a number the question states (digits, or number words, which
+# normalisation turned into digits) changes the scenario; one no part of the parse used
+# means the parse missed a fact. Rule numbers ("11.4.5") are references, not facts.
+_NUM_TOKEN = re.compile(r"(?<![\w.])[+-]?\d+(?:\.\d+)*(?![\w.]*\d)(?:st|nd|rd|th)?")
+_PRONOUN_BEFORE = re.compile(r"\b(?:the|a|an|that|this|which|each|every|any|another|other|last|legal|illegal|valid|invalid|remaining"
+                             r"|surviving|new|same|first|chosen|original|final|lone|only|no|just)\s+$", re.IGNORECASE)
+_STAT_AFTER = re.compile(r"^[- ]?(?:might|atk|thw|sch|damage|threat|health)\b", re.IGNORECASE)
+_NOUN_AFTER = re.compile(r"^\s*(?:of\b|[\w'-]*(?:unit|target|minion|enem|recruit|card|object|player|legend|slot|scheme|choice|option|might|damage|atk|thw|sch)\w*)",
+                         re.IGNORECASE)
+
+
+# The kinds whose scenario is built from the situation's counts and stats (objects chosen,
+# changed, illegal, kept): a number those parses leave unused is a fact they missed.
+COUNTED_KINDS = {"affected", "effect_performed", "legal_subset", "targets_to_drop", "targets_to_keep", "add_target"}
+
+
+def _account_numbers(q: str, credited: list[tuple[int, int]], ability_text: str = "") -> None:
+    out = outside_quotes(q)
+    restated = set(re.findall(r"\d+", normalise(ability_text))) if ability_text else set()
+    for m in _NUM_TOKEN.finditer(out):
+        tok = m.group(0)
+        if "." in tok or tok.lstrip("+-") in restated:
+            continue  # a rule number, or the ability's own amount restated
+        if tok == "1" and _PRONOUN_BEFORE.search(out[: m.start()]) and not _NOUN_AFTER.match(out[m.end():]):
+            continue  # "the remaining one", "which one": a pronoun (see asked-object accounting)
+        if tok == "1" and not _STAT_AFTER.match(out[m.end():]) and not re.search(r"\b(?:of|out of)\s+\d", out[m.end(): m.end() + 12]):
+            continue  # "one battlefield", "one of them": the indefinite article, not a count or stat
+        if not any(a <= m.start() and m.end() <= b for a, b in credited):
+            ctx = out[max(0, m.start() - 20): m.end() + 20].strip()
+            raise ParseFailure(f"The question gives the number {tok} ('{ctx}'), which my reading of it does not use.")
+
+
+def _account_asked_object(q: str, credited: list[tuple[int, int]]) -> None:
+    """Asked-object accounting: "the remaining legal one" must have been bound by the parse."""
+    lo = len(q) - len(ask_clause(q))
+    for m in _ASKED_OBJECT.finditer(outside_quotes(q), lo):
+        if not any(a <= m.start() and m.end() <= b for a, b in credited):
+            raise ParseFailure(f"I could not tell which object '{m.group(0)}' refers to.")
+
+
+def _one_ability_only(q: str, p: Parse) -> None:
+    """Two quoted abilities in one question ("Is A non-targeting, like B?") ask about a
+    comparison no question kind checks: abstain."""
+    texts = {s.text.lower() for s in quoted_spans(q) if len(s.text.split()) >= 2 and parse_ability(s.text) is not None}
+    if len(texts) >= 2:
+        raise ParseFailure("The question quotes two abilities; I can check only one at a time.")
