@@ -69,7 +69,10 @@ _QUANT_RE = (
     rf"that|those|these|the|its|their|a|an|one|target|{NUM})"
 )
 _ADJ_RE = r"(?P<adj>(?:(?:friendly|enemy|opposing|other|another|an opponent's|opponent's|ready|exhausted)\s+)*)"
-_LOC_RE = r"(?P<loc>\s+at\s+(?:(?P<locq>a|one|any|that|the same|different)\s+)?battlefields?|\s+here|\s+there)?"
+# Determiners decide whether one particular battlefield is meant ("a", "one", "a single", "that",
+# "the same": it is chosen, guide p1) or the set of all of them ("battlefields", "every/each/any").
+_LOC_RE = (r"(?P<loc>\s+at\s+(?:(?P<locq>a single|a|an|one|1|single|any|that|the same|different|each|every|all)\s+)?"
+           r"battlefields?|\s+here|\s+there)?")
 _OBJ = re.compile(rf"\b(?:{_QUANT_RE}\s+)?{_ADJ_RE}{_NOUN_RE}\b{_LOC_RE}", re.IGNORECASE)
 _SELF = re.compile(r"\b(?:me|myself|this (?:unit|card|character)|itself)\b", re.IGNORECASE)
 
@@ -95,6 +98,9 @@ def _singular(noun: str) -> str:
     return n.rstrip("s")
 
 
+_ONE_LOCATION = {"a", "an", "one", "1", "a single", "single", "that", "the same"}
+
+
 def _pool(noun: str, adj: str, loc: str | None, locq: str | None, quant: str) -> dict[str, Any]:
     key = _singular(noun)
     types = list(_NOUNS.get(key, (key,)))
@@ -109,7 +115,7 @@ def _pool(noun: str, adj: str, loc: str | None, locq: str | None, quant: str) ->
         if l in {"here", "there"}:
             pool["location"] = {"kind": None, "scope": "here"}
         else:
-            scope = "one" if (locq or "").lower() in {"a", "one", "that", "the same"} else "any"
+            scope = "one" if (locq or "").lower() in _ONE_LOCATION else "any"
             pool["location"] = {"kind": "battlefield", "scope": scope}
     return pool
 

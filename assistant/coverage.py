@@ -33,13 +33,16 @@ NEG_PREDICATE = (r"\bstop(?:s|ped|ping)? (?:being|counting as)\b|\bceas(?:e|es|e
                  # ("illegal for X to ...", "non-targeting", "not allowed", "invalid").
                  r"|\b(?:illegal|impossible|invalid|not allowed|not permitted|disallowed|prohibited) (?:for|to)\b"
                  r"|\b(?:cancel(?:l)?ed|negated|nullified|voided|countered)\b|\bnon-?target(?:ing|ed)\b|\bnot (?:allowed|permitted)\b|\bdisallowed\b|\bprohibited\b"
-                 r"|\b(?:impossible|invalid|illegal)(?=\s*\?)|\binvalid (?=(?:target|choice)s?\b)")
+                 r"|\b(?:impossible|invalid|illegal)(?=\s*\?)|\binvalid (?=(?:target|choice)s?\b)"
+                 # Round 5: "unplayable" = not playable (355.8 decides the positive).
+                 r"|\bun(?:playable|castable|usable|targetable)\b"
+                 r"|\bstop(?:s|ped)? (?:\w+ ){1,3}?from\b")
 # Every other word that carries negation. Default-deny: outside the ability's quoted text,
 # one of these that no part of the parse accounts for makes the answer abstain.
 NEG_WORDS = (r"\bnone\b|\bnothing\b|\bneither\b|\bnor\b|\bwithout\b|\blos(?:e|es|ing|t)\b|\bunable\b"
              r"|\bprevent\w*|\bforbid\w*|\bprohibit\w*|\bdisallow\w*|\bnobody\b|\bno one\b|\brefus\w*"
              r"|\bbarred\b|\bfizzl\w*|\bstops?\b|\bstopped\b|\bceas\w*|\bfail\w*|\bimpossible\b|\binvalid\b"
-             r"|\bexclud\w*|\bnon-?target\w*|\bcancel\w*|\bnegat(?:e|es|ed|ing)\b|\bnullif\w*|\bvoid\w*|\bcounter(?:s|ed|ing)?\b")
+             r"|\bun(?:playable|castable|usable|targetable)\b|\bexclud\w*|\bnon-?target\w*|\bcancel\w*|\bnegat(?:e|es|ed|ing)\b|\bnullif\w*|\bvoid\w*|\bcounter(?:s|ed|ing)?\b")
 
 CUES: list[tuple[str, str]] = [
     ("negation", r"\b(?:not|never|no longer|neither|nor)\b|n't\b|\bcannot\b|\bexempt from\b|" + NEG_PREDICATE + "|" + NEG_WORDS),

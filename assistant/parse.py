@@ -300,6 +300,10 @@ def stat_change(text: str) -> tuple[str, int, str] | None:
     m = re.search(rf"\b(?:{_UP}|{_DOWN}|becomes?|became|goes|went|is now|are now|now)\b(?: \w+){{0,3}}? to (\d+)(?:[- ]?might)?\b", low)
     if m:
         return "set_stat", int(m.group(1)), m.group(0)
+    # "... and is now at 2 Might": the current value after a change, stated as a state.
+    m = re.search(r"\b(?:is|are|was|were|stands?|sits?) now at (\d+)[- ]?might\b|\bnow (?:has|at|with) (\d+)[- ]?might\b", low)
+    if m:
+        return "set_stat", int(m.group(1) or m.group(2)), m.group(0)
     m = re.search(rf"\b(?P<v>{_UP}|{_DOWN})\b(?: \w+){{0,2}}? (?:by )?(?P<s>[+-])?(?P<n>\d+)[- ]?might\b|(?P<s2>[+-])(?P<n2>\d+)[- ]?might\b", low)
     if m:
         if m.group("n2"):
@@ -433,6 +437,10 @@ _NEG_PROPERTY = re.compile(
 _ASKED_OBJECT = re.compile(
     r"\b(?:the|that|this|its)\s+(?P<props>(?:(?:only|remaining|surviving|other|last|legal|illegal|valid|invalid|lone|still)\s+){1,3})"
     r"(?:1|target|unit|object|minion|enemy|recruit)s?\b(?!\s+(?:of|at|from))", re.IGNORECASE)
+
+# Anaphora to a single object the situation singled out ("does it affect that one?").
+_ANAPHOR = re.compile(r"\b(?:that|this|the) (?:1|one)\b(?! of\b)|\b(?:affects?|hit|hits|damages?|kills?) (?:it|that|this)\s*\?",
+                      re.IGNORECASE)
 
 _PP_MODIFIER = re.compile(
     r"(?P<head>\b(?:units?|minions?|enem(?:y|ies)|cards?|objects?|legends?|characters?|schemes?|ones?|targets?)\b)"
@@ -1042,9 +1050,14 @@ class _Builder:
                 self.note("objects=[] (restated)", z.group(0))
             return self._one(ability, w, {"kind": "legal_targets", "effect": eff["id"], "objects": []})
         m = re.search(r"\b(?:choose|pick|select|target|name)\s+(?:only |just )?(\d+)\b(?! ?(?:damage|might))", ask_clause(low)) \
-            or re.search(r"\b(?:choose|pick|select|target|name)\s+(?:only |just )?(\d+)\b(?! ?(?:damage|might))", low)
+            or re.search(r"\b(?:choose|pick|select|target|name)\s+(?:only |just )?(\d+)\b(?! ?(?:damage|might))", low)\
+            or re.search(r"\b(?:is|are|would be)\s+(\d+)\s+(?:targets?\s+)?(?:an?\s+)?(?:permitted|allowed|legal|valid|acceptable|possible|permissible)"
+                         r"(?:\s+(?:number|count|amount)(?: of targets)?)?\b|\bare\s+(\d+)\s+(?:[\w-]+\s+)?targets\s+(?:permitted|allowed|legal|acceptable|okay|ok)\b",
+                         ask_clause(low)) \
+            or re.search(r"\b(\d+)\s+(?:[\w-]+\s+){0,2}?(?:units?|targets?|enem(?:y|ies)|minions?|objects?|recruits?|characters?|cards?)"
+                         r"\s+(?:\w+\s+)?be\s+(?:chosen|picked|selected|targeted|named)\b", ask_clause(low))
         if m:
-            k = int(m.group(1))
+            k = int(next(g for g in m.groups() if g is not None))
             ids = _candidates(w, eff, k)
             self.note(f"objects={k}", m.group(0))
             return self._one(ability, w, {"kind": "legal_targets", "effect": eff["id"], "objects": ids})
@@ -1066,6 +1079,15 @@ class _Builder:
         if illegal_n is None and lg:
             total, illegal_n = int(lg.group(2)), int(lg.group(2)) - int(lg.group(1))
             m = lg
+        # "3 targets were chosen and only 1 is still legal": the total, then the legal count.
+        tot = re.search(r"\b(\d+) targets? (?:were |are |was |have been |had been )?(?:chosen|picked|selected|named)\b"
+                        r"|\b(?:chose|picked|selected|named) (\d+) targets?\b", low)
+        left = re.search(r"\bonly (\d+)(?: of (?:them|those|these))? (?:is|are|remains?|stays?) (?:still )?(?:legal|valid)\b", low)
+        if illegal_n is None and tot and left and int(left.group(1)) <= int(tot.group(1) or tot.group(2)):
+            total = int(tot.group(1) or tot.group(2))
+            illegal_n = total - int(left.group(1))
+            self.note(f"{total} targets chosen", tot.group(0))
+            m = left
         il = re.search(r"\b(?:an?|the) illegal target\b", low)
         if illegal_n is None and il and self.kind == "affected":
             total, illegal_n = 2, 1
@@ -1132,7 +1154,7 @@ class _Builder:
         that fits none (or several) makes the parse fail."""
         m = _ASKED_OBJECT.search(ask_clause(self.low))
         if m is None:
-            return None
+            return self._bind_anaphor(ids, legal)
         props = set(re.findall(r"\w+", m.group("props").lower()))
         illegal = [i for i in ids if i not in legal]
         if props & {"illegal", "invalid"}:
@@ -1147,6 +1169,27 @@ class _Builder:
         if (len(pool) != 1 and not plural) or not pool:
             raise ParseFailure(f"I could not tell which object '{m.group(0)}' refers to.")
         self.note(f"asked object={pool[0]} ({'illegal' if pool is illegal else 'legal'})", m.group(0))
+        return pool[0]
+
+    def _bind_anaphor(self, ids: list[str], legal: list[str]) -> str | None:
+        """Anaphora: "that one", "this one", "affect it" bind to the object the situation
+        singled out: the last legality the situation states ("only 1 is still legal" ->
+        the legal ones; "1 became illegal" -> the illegal ones) must name exactly one object."""
+        ask = ask_clause(self.low)
+        a = _ANAPHOR.search(ask)
+        if a is None:
+            return None
+        situation = self.low[: len(self.low) - len(ask)]
+        said = list(re.finditer(r"\b(?:illegal|invalid|no longer (?:legal|valid)|(?:legal|valid))\b", situation))
+        if not said:
+            raise ParseFailure(f"I could not tell which object '{a.group(0)}' refers to.")
+        illegal = [i for i in ids if i not in legal]
+        word = said[-1].group(0)
+        pool = illegal if word in {"illegal", "invalid"} or word.startswith("no longer") else legal
+        if len(pool) != 1:
+            raise ParseFailure(f"I could not tell which object '{a.group(0)}' refers to.")
+        self.note(f"asked object={pool[0]} ({'illegal' if pool is illegal else 'legal'}: the one the situation singled out)",
+                  a.group(0))
         return pool[0]
 
     def portion_reassigned(self) -> Parse:
@@ -1188,7 +1231,9 @@ class _Builder:
     # .................................................................. choices
     _CHOICES = [
         (r"\bmove destination|\bdestination\b|\bwhere (?:it|they|the units?) (?:will )?moves?\b", "move_destination"),
-        (r"\bdamage (?:amount|split)|\bamount (?:of damage|assigned|for each)|\bhow much (?:damage|each target)\b|\bsplit\b|\bdamage (?:each|per) target\b|\bdamage assignment", "split_amounts"),
+        (r"\bdamage (?:amount|split)|\bamount (?:of damage|assigned|for each)|\bhow much (?:damage|each target)\b|\bsplit\b|\bdamage (?:each|per) target\b|\bdamage assignment"
+         # the thing chosen is the division of an amount: "division", "divide", "allocate", "amounts".
+         r"|\bdivi(?:sion|de|ded|ding)\b|\ballocat\w*|\bapportion\w*|\bamounts\b", "split_amounts"),
         (r"\bdistribut", "distribution"),
         (r"[\"']may[\"']|\bmay choice\b|\boptional\b|\bwhether to (?:perform|do)\b", "may"),
         (r"\bchoices? (?:that )?(?:this section|the rules?|these rules|this step) (?:doesn't|does not|don't|do not|never) (?:outline|cover|list|mention|describe)\w*", "other"),
@@ -1220,8 +1265,10 @@ class _Builder:
             self.note("the alternative moment is not the one asked about", alt.group(0))
             low = low[: alt.start()]
         m = re.search(r"\b(?:resolution|resolves?|resolving|resolved)\b", low)
+        # "when I choose the targets": the moment the targets are chosen is finalization.
         m2 = re.search(r"\b(?:played|plays?|playing|cast|finali[sz]\w*|enters?|entering|queue|put on|chain|announced when"
-                       r"|this step|making (?:relevant )?choices)\b", low)
+                       r"|this step|making (?:relevant )?choices|(?:choos\w*|chose|pick\w*|select\w*) (?:the |my |its |their )?targets"
+                       r"|targets? (?:are|is|get) (?:chosen|picked|selected))\b", low)
         wait = re.search(r"\b(?:wait|put off|postpone|delay|defer)\w*\b[^?]*\buntil\b[^?]*\b(?:resolution|resolves?)\b", low)
         if wait:
             when = "resolution"

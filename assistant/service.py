@@ -213,7 +213,8 @@ class Assistant:
         kg = self.classifier.classify(outside if outside.strip() else q)
         u.kind, u.kind_via, u.pick = kg.kind, f"{kg.via}: {kg.because}", pick
         if kg.kind is None:
-            u.error = "I could not tell what is being asked with enough confidence."
+            u.error = (f"Two readings of the question disagree: {kg.because}." if kg.via == "cross-check"
+                       else "I could not tell what is being asked with enough confidence.")
             return u
         try:
             u.parse = build(q, u.game, pick, kg.kind, kg.confidence, kg.because)
