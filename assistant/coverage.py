@@ -39,7 +39,7 @@ NEG_PREDICATE = (r"\bstop(?:s|ped|ping)? (?:being|counting as)\b|\bceas(?:e|es|e
                  r"|\bstop(?:s|ped)? (?:\w+ ){1,3}?from\b")
 # Every other word that carries negation. Default-deny: outside the ability's quoted text,
 # one of these that no part of the parse accounts for makes the answer abstain.
-NEG_WORDS = (r"\bnone\b|\bnothing\b|\bneither\b|\bnor\b|\bwithout\b|\blos(?:e|es|ing|t)\b|\bunable\b"
+NEG_WORDS = (r"\bnone\b|\bnothing\b|\b(?:ha(?:s|ve|d|ving)|there(?: is| was|.s)?) no effect\b|\bwith no effect\b(?! \w+ing\b| (?:allow|permit|say|instruct|tell|let)\w*)|\bneither\b|\bnor\b|\bwithout\b|\blos(?:e|es|ing|t)\b|\bunable\b"
              r"|\bprevent\w*|\bforbid\w*|\bprohibit\w*|\bdisallow\w*|\bnobody\b|\bno one\b|\brefus\w*"
              r"|\bbarred\b|\bfizzl\w*|\bstops?\b|\bstopped\b|\bceas\w*|\bfail\w*|\bimpossible\b|\binvalid\b"
              r"|\bun(?:playable|castable|usable|targetable)\b|\bexclud\w*|\bnon-?target\w*|\bcancel\w*|\bnegat(?:e|es|ed|ing)\b|\bnullif\w*|\bvoid\w*|\bcounter(?:s|ed|ing)?\b")

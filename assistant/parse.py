@@ -50,10 +50,15 @@ def _n(word: str | None, default: int | None = None) -> int | None:
 # ------------------------------------------------------------------ ability sources
 
 _DESCRIBED: list[tuple[str, str, str]] = [
+    # "whose text identifies only game objects (as targets)": the one target type its text names.
+    ((r"\b(?:identif(?:y|ies)|names?|lists?|mentions?|refers? to) only (?P<t>players?|arena spaces?|game objects?)"
+      r"(?: as (?:a |the |its )?(?:targets?|target types?|target slots?))?"), "typed", "ability"),
     (r"\bonly (?:identifies|names|mentions|refers to) (?:game )?objects\b", "Choose a game object", "ability"),
     # (pattern in the question, ability text in the grammar's words, ability kind)
     (r"\bnext (?:event|card|spell) you play\b|\bfuture target\b|\brefer(?:s|ring)? to (?:a |the )?future\b", "future", "event"),
     (r"\b(?:effect|ability|event|card|spell) (?:that|which) (?:only )?deals? (?:\d+ )?damage\b", "Deal 3 damage to an enemy", "event"),
+    # "an ability whose only effect (on its target) is dealing damage" (target.3.7's case).
+    (r"\bonly effect(?: on (?:its|the|that) target)? is (?:to )?deal(?:ing|s)? (?:it )?(?:\d+ )?damage\b", "Deal 3 damage to an enemy", "event"),
     (r"\b(?:hidden )?hand\b.*\b(?:chosen|choose|pick)|\b(?:chosen|choose|picked)\b.*\bhand\b", "hand", "spell"),
     # "pick" describes the ability, not the player's own choosing ("if I pick 0 of them").
     (r"(?<!\bi )(?<!\byou )(?<!\bwe )(?<!\bthey )\bpick\b(?! (?:\d|none|nothing|zero|no\b|any\b|which))", "Pick a unit", "spell"),
@@ -203,7 +208,7 @@ class Parser:
             if text == "typed":
                 t = m.group("t").lower().rstrip("s")
                 t = {"arena space": "arena_space", "game object": "game_object", "object": "game_object"}.get(t, t)
-                if m.group("neg"):
+                if m.groupdict().get("neg"):
                     types = ["player"] if t == "game_object" else ["game_object"]
                 else:
                     types = [t]
@@ -439,8 +444,15 @@ _ASKED_OBJECT = re.compile(
     r"(?:1|target|unit|object|minion|enemy|recruit)s?\b(?!\s+(?:of|at|from))", re.IGNORECASE)
 
 # Anaphora to a single object the situation singled out ("does it affect that one?").
-_ANAPHOR = re.compile(r"\b(?:that|this|the) (?:1|one)\b(?! of\b)|\b(?:affects?|hit|hits|damages?|kills?) (?:it|that|this)\s*\?",
+_ANAPHOR = re.compile(r"\b(?:that|this|the) (?:1|one)\b(?! of\b)|\b(?:that|this) (?:target|unit|object|minion)\b(?! (?:of|at|from)\b)|\b(?:affects?|hit|hits|damages?|kills?) (?:it|that|this)\s*\?",
                       re.IGNORECASE)
+
+# Plural anaphora to the group the situation singled out ("Are those two affected?",
+# "does it affect them?"): the group must have exactly the stated size when one is given.
+_ANAPHOR_PLURAL = re.compile(
+    r"\b(?:those|these|the) (?P<n>\d+)\b(?! of\b)(?: (?:targets?|units?|objects?|ones?|minions?|enem(?:y|ies)))?"
+    r"|\b(?:those|these)(?: (?:targets?|units?|objects?|ones|minions|enemies))?\b(?! of\b)"
+    r"|\b(?:affects?|hit|hits|damages?|kills?) them\b|\b(?:are|were) they\b", re.IGNORECASE)
 
 _PP_MODIFIER = re.compile(
     r"(?P<head>\b(?:units?|minions?|enem(?:y|ies)|cards?|objects?|legends?|characters?|schemes?|ones?|targets?)\b)"
@@ -513,7 +525,7 @@ class _Builder:
             ability = self.need_ability()
         w = World()
         if self.pick is not None and self.pick.asked_type:
-            t = self.pick.asked_type
+            t = self._asked_type(self.pick.asked_type)
             oid = "opp" if t == "player" else w.add("o", t, "opp")
             self.note(f"question: is a {t} a legal target", t)
             return self._one(ability, w, {"kind": "valid_target", "effect": ability["effects"][0]["id"], "object": oid})
@@ -608,6 +620,24 @@ class _Builder:
             self.note("question.effect=e1", "chosen")
             return effs[0], "selected"
         return None, "selected"
+
+    def _asked_type(self, named: str) -> str:
+        """The type the question asks about: a target type the question names outside the
+        ability's description ("... identifies only game objects. May a player be chosen?");
+        none -> the type the description names; two different ones -> abstain."""
+        desc = next((w.lower() for part, w in self.because if part.startswith("e1.pool.types=")), "")
+        rest = self.low.replace(desc, " ") if desc else self.low
+        types = {{"arena space": "arena_space", "game object": "game_object"}.get(x, x)
+                 for x in (m.group(1).lower().rstrip("s") for m in
+                           re.finditer(r"\b(players?|arena spaces?|game objects?)\b", rest))}
+        if len(types) > 1:
+            raise ParseFailure("The question names more than one target type; I could not tell which one it asks about.")
+        if types:
+            t = types.pop()
+            if t != named:
+                self.note(f"asked type={t}", re.search(r"\b(?:players?|arena spaces?|game objects?)\b", rest).group(0))  # type: ignore[union-attr]
+            return t
+        return named
 
     def _one(self, ability: dict[str, Any], w: World, question: dict[str, Any],
              tl: dict[str, Any] | None = None) -> Parse:
@@ -1066,7 +1096,9 @@ class _Builder:
     # .................................................................. resolution
     def _resolution_setup(self) -> tuple[dict[str, Any], World, dict[str, Any], list[str], list[str]]:
         low = self.low
-        m = re.search(r"\b(\d+|all|both|every) (?:of (?:the |its |my |their |an? |[\w-]+'s ){0,2})?(\d+)? ?targets?\b[^.?]*\b(?:are|is|were|was|become|became|becomes|went|goes|go|turn(?:s|ed)?|got|gets)\s+(?:now )?illegal", low)
+        # The words between "N targets" and "illegal" hold no other count or clause ("3 targets
+        # and 2 become illegal" says 2 of 3, read below).
+        m = re.search(r"\b(\d+|all|both|every) (?:of (?:the |its |my |their |an? |[\w-]+'s ){0,2})?(\d+)? ?targets?\b(?:(?!\band\b|\bbut\b|\d)[^.?])*\b(?:are|is|were|was|become|became|becomes|went|goes|go|turn(?:s|ed)?|got|gets)\s+(?:now )?illegal", low)
         m2 = re.search(r"\ball (?:of )?(?:its |the )?targets?\b[^.?]*\billegal|\bevery target\b[^.?]*\billegal"
                        r"|\btargets? (?:are|were|become|became) all\b[^.?]*\billegal|\bno (?:legal|remaining) targets?\b|\bnone of (?:its|the) targets? (?:is|are) legal", low)
         total = 3
@@ -1075,7 +1107,10 @@ class _Builder:
         illegal_n = total if (m2 or (m and m.group(1) in {"all", "every"})) else int(m.group(1)) if m and m.group(1).isdigit() else None
         if m and m.group(1) == "both":
             illegal_n, total = 2, int(m.group(2)) if m.group(2) else 2
-        lg = re.search(r"\b(\d+) of (?:the |its )?(\d+) targets? (?:is|are|remains?|stays?) (?:still )?legal\b", low)
+        tn = re.search(r"\b(\d+) targets?,? (?:and|but) (?:then )?(\d+)(?: of them)? (?:is|are|was|were|become|becomes|became|go|goes|went|turn(?:s|ed)?|get|gets|got) (?:now )?illegal\b", low)
+        if illegal_n is None and tn and int(tn.group(2)) <= int(tn.group(1)):
+            total, illegal_n, m = int(tn.group(1)), int(tn.group(2)), tn
+        lg = re.search(r"\b(?:only )?(\d+) of (?:the |its |an? |[\w-]+'s ){0,2}(\d+) targets? (?:is|are|remains?|stays?) (?:still )?(?:legal|valid)\b", low)
         if illegal_n is None and lg:
             total, illegal_n = int(lg.group(2)), int(lg.group(2)) - int(lg.group(1))
             m = lg
@@ -1178,7 +1213,7 @@ class _Builder:
         ask = ask_clause(self.low)
         a = _ANAPHOR.search(ask)
         if a is None:
-            return None
+            return self._bind_plural_anaphor(ids, legal)
         situation = self.low[: len(self.low) - len(ask)]
         said = list(re.finditer(r"\b(?:illegal|invalid|no longer (?:legal|valid)|(?:legal|valid))\b", situation))
         if not said:
@@ -1189,6 +1224,28 @@ class _Builder:
         if len(pool) != 1:
             raise ParseFailure(f"I could not tell which object '{a.group(0)}' refers to.")
         self.note(f"asked object={pool[0]} ({'illegal' if pool is illegal else 'legal'}: the one the situation singled out)",
+                  a.group(0))
+        return pool[0]
+
+    def _bind_plural_anaphor(self, ids: list[str], legal: list[str]) -> str | None:
+        """"those two", "them": the group the situation's last legality word singled out
+        ("2 of 3 targets are illegal. Are those two affected?" -> the illegal ones). Every
+        member shares that property, so one stands for all; a stated size must match."""
+        ask = ask_clause(self.low)
+        a = _ANAPHOR_PLURAL.search(ask)
+        if a is None:
+            return None
+        situation = self.low[: len(self.low) - len(ask)]
+        said = list(re.finditer(r"\b(?:illegal|invalid|no longer (?:legal|valid)|(?:legal|valid))\b", situation))
+        if not said:
+            raise ParseFailure(f"I could not tell which objects '{a.group(0)}' refers to.")
+        illegal = [i for i in ids if i not in legal]
+        word = said[-1].group(0)
+        pool = illegal if word in {"illegal", "invalid"} or word.startswith("no longer") else legal
+        n = a.group("n")
+        if not pool or (n is not None and int(n) != len(pool)):
+            raise ParseFailure(f"I could not tell which objects '{a.group(0)}' refers to.")
+        self.note(f"asked objects={','.join(pool)} ({'illegal' if pool is illegal else 'legal'}: the group the situation singled out)",
                   a.group(0))
         return pool[0]
 
@@ -1392,6 +1449,25 @@ _OBLIGATION = re.compile(r"\b(?:must|mandatory|required|requires?|forced?|forces
 _COST_CONFLICT_KINDS = {"is_target", "valid_target", "can_play", "legal_targets"}
 
 
+# "only among/to the original(ly chosen) targets": the asked property is that no target
+# outside the ones chosen at play is added.
+_ONLY_ORIGINALS = re.compile(
+    r"\b(?:only|just|solely|exclusively) (?:among|between|to|on|across|over|at|hit\w*|affect\w*|damag\w*) (?:the |its |my |their )?"
+    r"(?:original(?:ly)?|initial(?:ly)?|already) (?:(?:chosen|picked|selected|announced) )?(?:targets?|units?|ones)\b", re.IGNORECASE)
+
+
+# Negative validity predicates: "an invalid target", "excluded / ruled out / disqualified as
+# a target", "an ineligible target".
+_NOT_VALID = re.compile(
+    r"\b(?P<inv>(?:an? |its |their )?(?:invalid|ineligible) (?:target|choice)s?\b)"
+    r"|\b(?:excluded|ruled out|disqualified|barred) (?:as|from being) (?:an? |its |their |the )?(?:valid )?(?:target|choice)s?\b", re.IGNORECASE)
+
+# "the whole Ability does nothing", "resolves with no effect", "fizzles": nothing of it happens.
+_NO_EFFECT = re.compile(
+    r"\b(?:(?:the |its |this )?(?:whole |entire )?(?:ability |spell )?)"
+    r"(?:do(?:es)? nothing(?: at all)?|resolves? (?:with|to) no effect|fizzles?|ha(?:s|ve) no effect(?: at all)?)\b", re.IGNORECASE)
+
+
 def route_known(b: "_Builder", kind: str) -> str:
     """A known rules example routes to the question kinds its rule decides; a question
     about it parsed into any other kind abstains rather than meet a generic template.
@@ -1415,12 +1491,39 @@ def build(q_raw: str, game: str, pick: AbilityPick | None, kind: str, confidence
     q = normalise(q_raw)
     b = _Builder(q, game, copy.deepcopy(pick) if pick else None, kind)
     b.note(f"question kind={kind}", kind_words)
+    only = _ONLY_ORIGINALS.search(ask_clause(b.low))
+    if only is not None and kind != "add_target":
+        # "still only among the originally chosen targets" asks whether the set of targets
+        # stays closed: the converse of adding a new target (guide: no new target is added).
+        b.note("question kind=add_target (asked: restricted to the original targets; verdict inverted)", only.group(0))
+        kind = "add_target"
+    not_valid = _NOT_VALID.search(ask_clause(b.low)) if kind in {"is_target", "valid_target"} and only is None else None
+    if not_valid is not None and kind == "is_target" and not not_valid.group("inv") \
+            and not any(re.search(rx, b.sit) for rx, _ in _RESTRICTIONS):
+        # "excluded as a target" with no restriction on the object may ask whether it is
+        # targeted at all (is_target, whose polarity reading handles it), not its validity.
+        not_valid = None
+    if not_valid is not None:
+        # "Is X an invalid target / excluded / ruled out as a target?" asks the converse of
+        # whether X is a valid target.
+        b.note("asked: not a valid target (valid_target, verdict inverted)", not_valid.group(0))
+        kind = "valid_target"
+    nothing = _NO_EFFECT.search(ask_clause(b.low)) if re.search(r"\billegal\b", b.low) and only is None else None
+    if nothing is not None:
+        # "Does the whole Ability do nothing?" when targets turned illegal asks the converse of
+        # whether the rest of its instruction is still performed (11.4.5).
+        b.note("asked: the ability resolves with no effect (effect_performed, verdict inverted)", nothing.group(0))
+        kind = "effect_performed"
     kind = route_known(b, kind)
     b.kind = kind
     fn = getattr(b, kind, None)
     if fn is None:
         raise ParseFailure(f"Questions of kind {kind} are not supported.")
     p: Parse = b.cost_conflict() if kind in _COST_CONFLICT_KINDS and b.has_cost_conflict() else fn()
+    if only is not None or nothing is not None or not_valid is not None:
+        if p.combine != "single" or p.alternatives:
+            raise ParseFailure("I could not combine 'only the original targets' with the rest of the question.")
+        p.combine = "invert"
     p.kind = b.kind
     p.because = b.because
     p.confidence = confidence
