@@ -4,9 +4,9 @@ point where games differ. Pure: no I/O, deterministic for a given scenario."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from pydantic import ValidationError
 
@@ -754,15 +754,31 @@ def _split_options(c: _Ctx, ef: Effect, legal: list[str], amt: int) -> list[Opti
     return out
 
 
+class _PerEffect(Protocol):
+    @property
+    def effect(self) -> str: ...
+
+
+_E = TypeVar("_E", bound=_PerEffect)
+_V = TypeVar("_V")
+
+
+def _last_for(effect: str, entries: Sequence[_E], value: Callable[[_E], _V]) -> _V | None:
+    """The last resolution-time choice recorded for ``effect`` (split or subset), if any."""
+    found: _V | None = None
+    for entry in entries:
+        if entry.effect == effect:
+            found = value(entry)
+    return found
+
+
 def _legal_split(c: _Ctx) -> Decision:
     q = c.s.question
     assert isinstance(q, LegalSplit)
     ef = _split_effect(c, q.effect)
     amounts = q.amounts
     if amounts is None:
-        for a in c.s.timeline.resolution.split:
-            if a.effect == ef.id:
-                amounts = dict(a.amounts)
+        amounts = _last_for(ef.id, c.s.timeline.resolution.split, lambda a: dict(a.amounts))
     if amounts is None:
         raise MissingInputError("no split given", "question.amounts")
     origs = c.originals(ef)
@@ -833,9 +849,7 @@ def _legal_subset(c: _Ctx) -> Decision:
     ef = _split_effect(c, q.effect)
     objs = q.objects
     if objs is None:
-        for s in c.s.timeline.resolution.subset:
-            if s.effect == ef.id:
-                objs = list(s.objects)
+        objs = _last_for(ef.id, c.s.timeline.resolution.subset, lambda s: list(s.objects))
     if objs is None:
         raise MissingInputError("no subset given", "question.objects")
     for o in objs:
