@@ -36,7 +36,9 @@ NEG_PREDICATE = (r"\bstop(?:s|ped|ping)? (?:being|counting as)\b|\bceas(?:e|es|e
                  r"|\b(?:impossible|invalid|illegal)(?=\s*\?)|\binvalid (?=(?:target|choice)s?\b)"
                  # Round 5: "unplayable" = not playable (355.8 decides the positive).
                  r"|\bun(?:playable|castable|usable|targetable)\b"
-                 r"|\bstop(?:s|ped)? (?:\w+ ){1,3}?from\b")
+                 r"|\bstop(?:s|ped)? (?:\w+ ){1,3}?from\b"
+                 # Round 7: "X prevents a hero from making ..." = the hero cannot make it.
+                 r"|\bprevent(?:s|ed)? (?:\w+ ){1,3}?from (?=\w+ing\b)")
 # Every other word that carries negation. Default-deny: outside the ability's quoted text,
 # one of these that no part of the parse accounts for makes the answer abstain.
 NEG_WORDS = (r"\bnone\b|\bnothing\b|\b(?:ha(?:s|ve|d|ving)|there(?: is| was|.s)?) no effect\b|\bwith no effect\b(?! \w+ing\b| (?:allow|permit|say|instruct|tell|let)\w*)|\bneither\b|\bnor\b|\bwithout\b|\blos(?:e|es|ing|t)\b|\bunable\b"

@@ -56,7 +56,9 @@ _DESCRIBED: list[tuple[str, str, str]] = [
     (r"\bonly (?:identifies|names|mentions|refers to) (?:game )?objects\b", "Choose a game object", "ability"),
     # (pattern in the question, ability text in the grammar's words, ability kind)
     (r"\bnext (?:event|card|spell) you play\b|\bfuture target\b|\brefer(?:s|ring)? to (?:a |the )?future\b", "future", "event"),
-    (r"\b(?:effect|ability|event|card|spell) (?:that|which) (?:only )?deals? (?:\d+ )?damage\b", "Deal 3 damage to an enemy", "event"),
+    (r"\b(?:effect|ability|event|card|spell) (?:that|which) (?:only )?deals? (?:it |them |him |her )?(?:\d+ )?damage\b", "Deal 3 damage to an enemy", "event"),
+    # "damage that is dealt (but not taken)": the rule's own generic damage ability.
+    (r"\bdamage (?:that|which) (?:is|was|gets) dealt\b", "Deal 3 damage to a minion", "event"),
     # "an ability whose only effect (on its target) is dealing damage" (target.3.7's case).
     (r"\bonly effect(?: on (?:its|the|that) target)? is (?:to )?deal(?:ing|s)? (?:it )?(?:\d+ )?damage\b", "Deal 3 damage to an enemy", "event"),
     (r"\b(?:hidden )?hand\b.*\b(?:chosen|choose|pick)|\b(?:chosen|choose|picked)\b.*\bhand\b", "hand", "spell"),
@@ -247,7 +249,8 @@ _RESTRICTIONS = [
     (r"can(?:no|')t be thwarted|cannot be thwarted", "cannot_be_thwarted"),
     (r"can(?:no|')t (?:be )?ready|cannot (?:be )?ready|can't be readied|cannot be readied", "cannot_ready"),
     (r"can(?:no|')t be stunned", "cannot_be_stunned"),
-    (r"prevent(?:ed)?|will be blocked", "damage_prevented"),
+    # "prevented from <verb>ing" negates an ability to act; it is no damage prevention.
+    (r"prevent(?:s|ed)?\b(?! (?:\w+ ){0,3}?from \w+ing\b)|will be blocked", "damage_prevented"),
     (r"can(?:no|')t be targeted|untargetable", "cannot_be_targeted"),
 ]
 _TYPE_WORDS = [
@@ -687,7 +690,8 @@ class _Builder:
         t = _object_type(eff)
         # The object described first ("a scheme with threat ... by a hero whose THW is 0").
         found = [(m.start(), tt) for rx, tt in _TYPE_WORDS if tt != "player"
-                 for m in [re.search(rx + r"(?= (?:that|whose|with|which))", self.low)] if m]
+                 # "a card that deals damage" names the ability, not the asked object.
+                 for m in [re.search(rx + r"(?= (?:that|whose|with|which))(?! (?:that|which) (?:only )?(?:deals?|kills?|heals?|readies|removes?|stuns?|says|reads)\b)", self.low)] if m]
         if found:
             t = min(found)[1]
         else:
