@@ -4,6 +4,7 @@ known example name, then the vocabulary of each loaded game (``GameInfo.terms``)
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from dataclasses import dataclass
 
@@ -85,13 +86,18 @@ _FUNCTION = frozenset({"this", "that", "these", "those", "when", "then", "there"
 
 def detect_game(
     question: str, games: list[GameInfo], named: dict[str, str] | None = None,
-    vocab: dict[str, frozenset[str]] | None = None,
+    vocab: dict[str, frozenset[str]] | None = None, hit_games: Sequence[str] = (),
+    numbered: Mapping[str, str] | None = None,
 ) -> GameGuess:
     """``named``: game ids of abilities/cards the question names (already matched);
-    ``vocab``: each game's distinctive words (:func:`distinctive_vocabulary`)."""
+    ``vocab``: each game's distinctive words (:func:`distinctive_vocabulary`);
+    ``hit_games``: (game, score) of the best retrieval hits for the question, best first
+    (the retrieval vote); ``numbered``: rule numbers written in the question -> the one game
+    whose loaded documents number them."""
     scores: dict[str, float] = {g.id: 0.0 for g in games}
     why: dict[str, list[str]] = {g.id: [] for g in games}
     low = question.lower()
+    stems = {_stem(w) for w in re.findall(r"[a-z][a-z'\-]*", low)}
     for g in games:
         names = {g.id.replace("-", " "), g.id}
         if g.name:
@@ -103,6 +109,8 @@ def detect_game(
                 why[g.id].append(f"mentions {n!r}")
         for t in g.terms:
             hits = _term_re(t).findall(question)
+            if not hits and t[:1].islower() and " " not in t and _stem(t.lower()) in stems:
+                hits = [t]  # an inflected form ("battlefields", "finalized")
             if hits:
                 scores[g.id] += 1.0 * min(len(hits), 2) + (0.5 if " " in t else 0)
                 why[g.id].append(repr(t))
@@ -121,6 +129,21 @@ def detect_game(
         if gid in scores:
             scores[gid] += 5
             why[gid].append(f"names {name!r}")
+    for number, gid in (numbered or {}).items():
+        if gid in scores:
+            scores[gid] += 5
+            why[gid].append(f"its documents number rule {number}")
+    # The retrieval vote: the best three passages all from one game's documents.
+    top = [g for g, _ in hit_games[:3] if g in scores]
+    if len(top) == 3 and len(set(top)) == 1:
+        scores[top[0]] += 2.0
+        why[top[0]].append("the closest rules are all its own")
+    elif top:
+        lead, lead_score = hit_games[0]
+        rival = max((sc for g, sc in hit_games if g != lead), default=0.0)
+        if len(top) >= 2 and top[0] == top[1] or lead_score >= 1.25 * rival:
+            scores[lead] += 1.0
+            why[lead].append("the closest rules are its own")
     if not scores:
         return GameGuess(None, "no game is loaded", scores)
     best = max(scores, key=lambda k: scores[k])

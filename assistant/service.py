@@ -5,22 +5,26 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import replace
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from langchain_core.runnables import RunnableLambda, RunnableParallel
+from langchain_core.runnables import Runnable, RunnableLambda
 
 from assistant.answer import Answer, TraceStep
 from assistant.cite import cite, passages_from_hits
 from assistant.games import detect_game, distinctive_vocabulary
 from assistant.guard import screen
 from assistant.intents import KindClassifier
+from assistant.lexicon import load_lexicon
+from assistant.normalize import Normalised, Normaliser
+from assistant.spelling import Speller, english_words, rules_vocabulary
 from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, ask_clause, build
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
 from assistant.textnorm import fold, normalise, outside_quotes, quoted_spans
-from ingest.models import GameInfo
+from ingest.models import GameInfo, SearchHit
 
 
 class UnknownGameError(LookupError):
@@ -54,6 +58,55 @@ class Understanding:
     text: str = ""
 
 
+@dataclass(frozen=True)
+class Request:
+    """One question as asked (``question``) and as read (``text``, normalised)."""
+
+    question: str
+    text: str
+    game: str | None = None
+    id: str | None = None
+    conversation_id: str | None = None
+    blocked: str | None = None
+    prior: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    request: Request
+    hits: list[SearchHit]
+
+
+@dataclass(frozen=True)
+class Understood:
+    request: Request
+    hits: list[SearchHit]
+    understanding: Understanding
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The engine's decision as the answer states it."""
+
+    verdict: Literal["yes", "no"]
+    value: int | None
+    rules: list[tuple[str, str]]
+    reason: str
+    trace: list[TraceStep]
+
+
+@dataclass(frozen=True)
+class Checked:
+    understood: Understood
+    ruling: Ruling | None
+
+
+@dataclass(frozen=True)
+class Answered:
+    answer: Answer
+    text: str
+
+
 _HOW_MUCH = re.compile(r"^\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount))\b", re.IGNORECASE)
 
 _FOLLOWUP = re.compile(r"^\s*(?:and\s+)?(?:what|how) (?:if|about)\b|^\s*(?:and )?if instead\b|\binstead\?*\s*$", re.IGNORECASE)
@@ -67,12 +120,12 @@ class Assistant:
         self.settings = settings
         self._index = index
         self._lock = threading.Lock()
-        self._tls = threading.local()
         self.store: ConversationStore = store or MemoryConversationStore()
         self._classifier: KindClassifier | None = None
         self._cards: dict[str, tuple[str, str, str]] | None = None
         self._games: list[GameInfo] | None = None
         self._vocab: dict[str, frozenset[str]] | None = None
+        self._normaliser: Normaliser | None = None
         self.timings = Timings()
         if llm is None and settings is not None and getattr(settings, "llm_provider", None):
             from assistant.llm import chat_model
@@ -109,6 +162,20 @@ class Assistant:
                     texts = {}
                 self._vocab = distinctive_vocabulary(texts) if texts else {}
         return self._vocab or None
+
+    @property
+    def normaliser(self) -> Normaliser:
+        """Players' register -> plain wording; its speller knows the loaded rules' words."""
+        if self._normaliser is None:
+            lexicon = load_lexicon()
+            texts: list[str] = []
+            rules = getattr(self.index, "rules", None)
+            if rules is not None:
+                for g in self.games():
+                    texts += [f"{r.heading or ''} {r.text}" for r in rules(game=g.id)]
+            vocab = rules_vocabulary(texts, lexicon.words())
+            self._normaliser = Normaliser(lexicon, Speller(vocab, english_words()))
+        return self._normaliser
 
     def _timed_embed_query(self, text: str) -> list[float]:
         t = time.perf_counter()
@@ -160,50 +227,81 @@ class Assistant:
         return best
 
     # ------------------------------------------------------------------ pipeline
-    def _build_chain(self) -> Any:
-        retrieve = RunnableLambda(self._retrieve, name="retrieve")
-        understand = RunnableLambda(self._understand, name="parse")
-        check = RunnableLambda(self._check, name="check")
-        answer = RunnableLambda(self._answer, name="answer")
-        return RunnableParallel(inp=RunnableLambda(lambda x: x), hits=retrieve, und=understand) | check | answer
+    def _build_chain(self) -> Runnable[Request, Answered]:
+        """normalised request -> retrieve -> understand (game, kind, parse) -> check (engine)
+        -> answer; each stage a runnable over typed objects."""
+        retrieve: Runnable[Request, Retrieved] = RunnableLambda(self._retrieve, name="retrieve")
+        understand: Runnable[Retrieved, Understood] = RunnableLambda(self._understand, name="understand")
+        check: Runnable[Understood, Checked] = RunnableLambda(self._check, name="check")
+        answer: Runnable[Checked, Answered] = RunnableLambda(self._answer, name="answer")
+        return retrieve | understand | check | answer
 
-    def _retrieve(self, inp: dict[str, Any]) -> list[Any]:
-        if inp.get("blocked"):
-            return []
+    def _retrieve(self, req: Request) -> Retrieved:
+        if req.blocked:
+            return Retrieved(req, [])
         t = time.perf_counter()
         try:
-            hits = self.index.search(inp["question"], game=inp.get("game"), k=5)
+            hits = self.index.search(req.text, game=req.game, k=5)
         except Exception:
             hits = []
         self.timings.retrieval += time.perf_counter() - t
-        return hits
+        return Retrieved(req, hits)
 
-    def _understand(self, inp: dict[str, Any]) -> Understanding:
+    def _understand(self, r: Retrieved) -> Understood:
         t = time.perf_counter()
         try:
-            return self._understand_inner(inp)
+            u = self._understand_inner(r)
         finally:
             self.timings.parsing += time.perf_counter() - t
+        hits = r.hits
+        if r.request.game is None and u.game is not None:
+            # Passages of the detected game only (the question embedding is cached).
+            hits = [h for h in hits if h.rule.game == u.game]
+            if len(hits) < 2 and not r.request.blocked:
+                try:
+                    hits = self.index.search(r.request.text, game=u.game, k=5)
+                except Exception:
+                    pass
+        return Understood(r.request, hits, u)
 
-    def _understand_inner(self, inp: dict[str, Any]) -> Understanding:
-        u = Understanding(text=inp["question"])
-        if inp.get("blocked"):
-            u.error = inp["blocked"]
+    def _numbered(self, q: str) -> dict[str, str]:
+        """Rule numbers written in the question -> the one loaded game that numbers them."""
+        lookup = getattr(self.index, "lookup", None)
+        out: dict[str, str] = {}
+        if lookup is None:
+            return out
+        for m in re.finditer(r"(?<![\w.])(\d{1,3}\.\d+(?:\.[0-9a-z]+)*)(?![\w])", q.lower()):
+            owners = set()
+            for g in self.games():
+                try:
+                    if lookup(m.group(1), g.id) is not None:
+                        owners.add(g.id)
+                except Exception:
+                    continue
+            if len(owners) == 1:
+                out[m.group(1)] = owners.pop()
+        return out
+
+    def _understand_inner(self, r: Retrieved) -> Understanding:
+        req = r.request
+        u = Understanding(text=req.text)
+        if req.blocked:
+            u.error = req.blocked
             return u
-        q = normalise(inp["question"])
-        prior: dict[str, Any] | None = inp.get("prior")
-        if prior and _FOLLOWUP.search(q):
-            q = merge_followup(prior["question"], q)
+        q = normalise(req.text)
+        if req.prior and _FOLLOWUP.search(q):
+            q = merge_followup(str(req.prior["question"]), q)
             u.text = q
         parser = Parser(self.classifier, self._card_lookup)
         outside = outside_quotes(q)
         pick = parser.ability(q, outside)
         named = {pick.name: pick.game} if pick and pick.name and pick.game else {}
         games = self.games()
-        if inp.get("game"):
-            u.game, u.game_because = inp["game"], "given"
+        if req.game:
+            u.game, u.game_because = req.game, "given"
         else:
-            g = detect_game(q, games, named, self._vocabulary())
+            g = detect_game(q, games, named, self._vocabulary(), hit_games=[(h.rule.game, h.score) for h in r.hits],
+                            numbered=self._numbered(q))
             u.game, u.game_because = g.game, g.because
         if u.game is None:
             u.error = f"I can't tell which game this is about ({u.game_because}); name the game."
@@ -232,14 +330,13 @@ class Assistant:
                 u.error = u.error or f"LLM parse failed: {exc}"
         return u
 
-    def _check(self, x: dict[str, Any]) -> dict[str, Any]:
-        u: Understanding = x["und"]
-        x["decision"] = None
+    def _check(self, x: Understood) -> Checked:
+        u = x.understanding
         if u.parse is None:
-            return x
+            return Checked(x, None)
         if u.parse.negated and u.parse.combine == "any":
             u.error = "The question negates a statement I can only check part by part."
-            return x
+            return Checked(x, None)
         import engine
 
         t = time.perf_counter()
@@ -253,30 +350,32 @@ class Assistant:
             u.error = f"engine failure: {type(exc).__name__}: {exc}"
             decisions = []
         self.timings.engine += time.perf_counter() - t
-        if decisions:
-            d = combine(decisions, u.parse.combine)
-            if _HOW_MUCH.search(ask_clause(u.text)) and d[1] is None:
-                # A how-many/how-much question answered without a number is not answered.
-                u.error = "The engine did not compute the amount asked for."
-                return x
-            if d[1] is not None and not _HOW_MUCH.search(ask_clause(u.text)) and not _HOW_MUCH.search(u.text):
-                # Contract: ``value`` is set only for how-many questions.
-                d = (d[0], None, d[2], d[3], d[4])
-            if u.parse.negated:
-                verdict = "no" if d[0] == "yes" else "yes"
-                reason = (f"The statement is {'true' if verdict == 'yes' else 'false'} "
-                          f"(it says '{u.parse.negation}'): {d[3]}")
-                d = (verdict, d[1], d[2], reason, d[4])
-            x["decision"] = d
-        return x
+        if not decisions:
+            return Checked(x, None)
+        d = combine(decisions, u.parse.combine)
+        if _HOW_MUCH.search(ask_clause(u.text)) and d.value is None:
+            # A how-many/how-much question answered without a number is not answered.
+            u.error = "The engine did not compute the amount asked for."
+            return Checked(x, None)
+        if d.value is not None and not _HOW_MUCH.search(ask_clause(u.text)) and not _HOW_MUCH.search(u.text):
+            # Contract: ``value`` is set only for how-many questions.
+            d = replace(d, value=None)
+        if u.parse.negated:
+            verdict: Literal["yes", "no"] = "no" if d.verdict == "yes" else "yes"
+            reason = (f"The statement is {'true' if verdict == 'yes' else 'false'} "
+                      f"(it says '{u.parse.negation}'): {d.reason}")
+            d = replace(d, verdict=verdict, reason=reason)
+        return Checked(x, d)
 
-    def _answer(self, x: dict[str, Any]) -> Answer:
-        inp, hits, u, d = x["inp"], x["hits"], x["und"], x["decision"]
-        self._tls.text = u.text
-        index = self.index if not inp.get("blocked") else None
+    def _answer(self, c: Checked) -> Answered:
+        return Answered(self._answer_of(c), c.understood.understanding.text)
+
+    def _answer_of(self, c: Checked) -> Answer:
+        req, hits, u, d = c.understood.request, c.understood.hits, c.understood.understanding, c.ruling
+        index = self.index if not req.blocked else None
         passages = passages_from_hits(hits)
-        ans = Answer(id=inp.get("id"), question=inp["question"], game=u.game,
-                     conversation_id=inp.get("conversation_id"), answer_id=uuid.uuid4().hex[:12])
+        ans = Answer(id=req.id, question=req.question, game=u.game,
+                     conversation_id=req.conversation_id, answer_id=uuid.uuid4().hex[:12])
         ans.passages = passages
         if u.parse is not None:
             ans.scenario = (u.parse.alternatives[0] if u.parse.alternatives else u.parse.scenario)
@@ -285,21 +384,20 @@ class Assistant:
             ans.error = u.error or "The question could not be decided."
             ans.answer = f"I can't rule on that. {ans.error}"
             if index is not None and hits:
-                ans.citations = cite(index, [(p.doc, p.rule) for p in passages[:2]], inp["question"], limit=2)
+                ans.citations = cite(index, [(p.doc, p.rule) for p in passages[:2]], req.question, limit=2)
             return ans
-        verdict, value, rules, reason, trace = d
-        ans.verdict = verdict
-        ans.value = value
-        lead = {"yes": "Yes.", "no": "No."}[verdict]
-        if value is not None:
-            lead = f"{value}."
-        ans.answer = f"{lead} {reason}".strip()
+        ans.verdict = d.verdict
+        ans.value = d.value
+        lead = {"yes": "Yes.", "no": "No."}[d.verdict]
+        if d.value is not None:
+            lead = f"{d.value}."
+        ans.answer = f"{lead} {d.reason}".strip()
         assert index is not None
-        focus = " ".join([inp["question"], reason])
-        ans.citations = cite(index, rules, focus)
+        focus = " ".join([req.question, d.reason])
+        ans.citations = cite(index, d.rules, focus)
         if not ans.citations and hits:
             ans.citations = cite(index, [(p.doc, p.rule) for p in passages[:1]], focus, limit=1)
-        ans.trace = trace
+        ans.trace = d.trace
         return ans
 
     # ------------------------------------------------------------------ public
@@ -313,29 +411,34 @@ class Assistant:
                 raise UnknownGameError(game, loaded)
         question = question if isinstance(question, str) else str(question)
         max_chars = getattr(self.settings, "max_question_chars", 2000) if self.settings else 2000
-        s = screen(question, max_chars)
+        fits = bool(question.strip()) and len(question) <= max_chars
+        norm = self.normaliser.normalise(question) if fits else Normalised(question, question)
+        s = screen(norm.text, max_chars) if fits else screen(question, max_chars)
         prior = self.store.load(conversation_id) if conversation_id else None
-        inp = {"question": question, "game": game, "id": id, "conversation_id": conversation_id,
-               "blocked": None if s.ok else s.reason, "prior": prior}
-        if not s.ok and prior and _FOLLOWUP.search(question):
-            inp["blocked"] = None
+        blocked = None if s.ok or (prior and _FOLLOWUP.search(question)) else s.reason
+        req = Request(question=question, text=norm.text, game=game, id=id, conversation_id=conversation_id,
+                      blocked=blocked, prior=prior)
+        read_as = norm.text
         try:
-            ans: Answer = self._chain.invoke(inp)
+            done = self._chain.invoke(req)
+            ans, read_as = done.answer, done.text
         except Exception as exc:  # the contract: unknown + error, never a crash
             ans = Answer(id=id, question=question, game=game, verdict="unknown",
                          answer="I can't rule on that. Something went wrong while answering.",
                          error=f"internal error: {type(exc).__name__}: {exc}",
                          conversation_id=conversation_id)
         if conversation_id and ans.verdict != "unknown" and ans.scenario is not None:
-            self.store.save(conversation_id, {"question": getattr(self._tls, "text", question), "game": ans.game})
+            self.store.save(conversation_id, {"question": read_as, "game": ans.game})
         return ans
 
     def explain(self, question: str, game: str | None = None) -> dict[str, Any]:
         """The parse behind an answer: the scenario and which words produced each part."""
-        s = screen(question)
-        inp = {"question": question, "game": game, "blocked": None if s.ok else s.reason}
-        u = self._understand(inp)
+        norm = self.normaliser.normalise(question) if question.strip() else Normalised(question, question)
+        s = screen(norm.text)
+        req = Request(question=question, text=norm.text, game=game, blocked=None if s.ok else s.reason)
+        u = self._understand(self._retrieve(req)).understanding
         return {
+            "read_as": norm.text, "edits": [{"was": e.was, "now": e.now, "why": e.why} for e in norm.edits],
             "game": u.game, "game_because": u.game_because, "kind": u.kind, "kind_via": u.kind_via,
             "because": [{"part": p, "words": w} for p, w in (u.parse.because if u.parse else [])],
             "scenario": (u.parse.alternatives or [u.parse.scenario]) if u.parse else None,
@@ -343,23 +446,22 @@ class Assistant:
         }
 
 
-def combine(decisions: list[Any], how: str) -> tuple[str, int | None, list[tuple[str, str]], str, list[TraceStep]]:
-    """Engine decisions -> (verdict, value, rules, reason, trace). ``any``: yes when any part
-    is yes; ``invert``: the question asked the converse of what the engine checked."""
+def combine(decisions: list[Any], how: str) -> Ruling:
+    """Engine decisions -> one ruling. ``any``: yes when any part is yes; ``invert``: the
+    question asked the converse of what the engine checked."""
     trace = [TraceStep(rule=s.rule, doc=s.doc, step=s.step, result=s.result) for d in decisions for s in d.trace]
     if how == "any":
         yes = [d for d in decisions if d.verdict == "yes"]
         main = yes[0] if yes else decisions[0]
-        verdict = "yes" if yes else "no"
         rules = [(r.doc, r.rule) for d in ([main] + [d for d in decisions if d is not main]) for r in d.rules]
         reason = main.reason if yes else " ".join(d.reason for d in decisions)
-        return verdict, None, rules, reason, trace
+        return Ruling("yes" if yes else "no", None, rules, reason, trace)
     d = decisions[0]
     rules = [(r.doc, r.rule) for r in d.rules]
-    verdict = d.verdict
+    verdict: Literal["yes", "no"] = "yes" if d.verdict == "yes" else "no"
     if how == "invert":
-        verdict = "no" if d.verdict == "yes" else "yes"
-    return verdict, d.value, rules, d.reason, trace
+        verdict = "no" if verdict == "yes" else "yes"
+    return Ruling(verdict, d.value, rules, d.reason, trace)
 
 
 def merge_followup(previous: str, followup: str) -> str:

@@ -10,6 +10,8 @@ loaded ``SentenceTransformer``. sentence-transformers is imported only here, on 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import os
 import threading
 from typing import TYPE_CHECKING
@@ -75,5 +77,12 @@ def embed_documents(texts: list[str], name: str = DEFAULT_MODEL) -> list[list[fl
     return [v.tolist() for v in vecs]
 
 
+@lru_cache(maxsize=512)
+def _query_vector(text: str, name: str) -> tuple[float, ...]:
+    return tuple(embed_documents([text], name)[0])
+
+
 def embed_query(text: str, name: str = DEFAULT_MODEL) -> list[float]:
-    return embed_documents([text], name)[0]
+    """One question's vector; the same text asked again (retrieval, the kind classifier,
+    game detection) is embedded once."""
+    return list(_query_vector(text, name))

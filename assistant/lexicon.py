@@ -1,0 +1,94 @@
+"""Game knowledge as data: the lexicons beside the assistant (``assistant/lexicons``).
+
+``common.toml`` holds players' register for every game (chat shorthand, contractions,
+filler); ``<game-id>.toml`` holds one game's table talk. Adding a game adds a file here;
+no parser code changes. Extra lexicon folders can be named in settings.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["Filler", "Lexicon", "LexiconError", "load_lexicon", "BUILTIN_DIR"]
+
+BUILTIN_DIR = Path(__file__).with_name("lexicons")
+
+
+class LexiconError(ValueError):
+    """A lexicon file is missing or malformed (the message names the file)."""
+
+
+class Filler(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    leading: tuple[str, ...] = ()
+    trailing: tuple[str, ...] = ()
+    aside_words: frozenset[str] = frozenset()
+
+
+class _File(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    slang: dict[str, str] = Field(default_factory=dict)
+    contractions: dict[str, str] = Field(default_factory=dict)
+    filler: Filler = Filler()
+
+
+class Lexicon(BaseModel):
+    """Every loaded lexicon merged: shorthand -> words, contraction -> words, filler."""
+
+    model_config = ConfigDict(frozen=True)
+
+    slang: dict[str, str] = Field(default_factory=dict)
+    contractions: dict[str, str] = Field(default_factory=dict)
+    filler: Filler = Filler()
+    games: tuple[str, ...] = ()
+
+    def words(self) -> set[str]:
+        """Every word the lexicon writes (known to the speller)."""
+        out: set[str] = set()
+        for text in [*self.slang.values(), *self.contractions.values()]:
+            out.update(w.lower() for w in text.split())
+        return out
+
+
+def _read(path: Path) -> _File:
+    try:
+        with path.open("rb") as fh:
+            return _File.model_validate(tomllib.load(fh))
+    except (OSError, tomllib.TOMLDecodeError, ValueError) as exc:
+        raise LexiconError(f"{path}: {exc}") from exc
+
+
+def load_lexicon(dirs: Iterable[Path] = (), games: Iterable[str] | None = None) -> Lexicon:
+    """``common.toml`` plus the per-game files of ``games`` (all files when None), from the
+    built-in folder then each of ``dirs`` (later files win on the same key)."""
+    wanted = None if games is None else set(games)
+    slang: dict[str, str] = {}
+    contractions: dict[str, str] = {}
+    leading: list[str] = []
+    trailing: list[str] = []
+    aside: set[str] = set()
+    seen: list[str] = []
+    for folder in [BUILTIN_DIR, *dirs]:
+        if not folder.is_dir():
+            raise LexiconError(f"{folder}: not a lexicon folder")
+        for path in sorted(folder.glob("*.toml")):
+            game = path.stem
+            if game != "common" and wanted is not None and game not in wanted:
+                continue
+            f = _read(path)
+            slang.update({k.lower(): v for k, v in f.slang.items()})
+            contractions.update({k.lower(): v for k, v in f.contractions.items()})
+            leading += f.filler.leading
+            trailing += f.filler.trailing
+            aside |= f.filler.aside_words
+            if game != "common":
+                seen.append(game)
+    return Lexicon(slang=slang, contractions=contractions,
+                   filler=Filler(leading=tuple(leading), trailing=tuple(trailing), aside_words=frozenset(aside)),
+                   games=tuple(seen))
