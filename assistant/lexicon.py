@@ -34,8 +34,10 @@ class _File(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     slang: dict[str, str] = Field(default_factory=dict)
+    known: list[str] = Field(default_factory=list)
     contractions: dict[str, str] = Field(default_factory=dict)
     filler: Filler = Filler()
+    concepts: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class Lexicon(BaseModel):
@@ -44,14 +46,18 @@ class Lexicon(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     slang: dict[str, str] = Field(default_factory=dict)
+    known: frozenset[str] = frozenset()
+    """Words the speller accepts as they are (players' jargon no dictionary has)."""
     contractions: dict[str, str] = Field(default_factory=dict)
     filler: Filler = Filler()
+    concepts: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    """Concept name -> the words that name it (a question using one must have it read)."""
     games: tuple[str, ...] = ()
 
     def words(self) -> set[str]:
         """Every word the lexicon writes (known to the speller)."""
         out: set[str] = set()
-        for text in [*self.slang.values(), *self.contractions.values()]:
+        for text in [*self.slang.values(), *self.contractions.values(), *self.known]:
             out.update(w.lower() for w in text.split())
         return out
 
@@ -73,6 +79,8 @@ def load_lexicon(dirs: Iterable[Path] = (), games: Iterable[str] | None = None) 
     leading: list[str] = []
     trailing: list[str] = []
     aside: set[str] = set()
+    known: set[str] = set()
+    concepts: dict[str, list[str]] = {}
     seen: list[str] = []
     for folder in [BUILTIN_DIR, *dirs]:
         if not folder.is_dir():
@@ -87,8 +95,11 @@ def load_lexicon(dirs: Iterable[Path] = (), games: Iterable[str] | None = None) 
             leading += f.filler.leading
             trailing += f.filler.trailing
             aside |= f.filler.aside_words
+            known.update(w.lower() for w in f.known)
+            for name, words in f.concepts.items():
+                concepts.setdefault(name, []).extend(w for w in words if w not in concepts.get(name, []))
             if game != "common":
                 seen.append(game)
     return Lexicon(slang=slang, contractions=contractions,
                    filler=Filler(leading=tuple(leading), trailing=tuple(trailing), aside_words=frozenset(aside)),
-                   games=tuple(seen))
+                   concepts={k: tuple(v) for k, v in concepts.items()}, known=frozenset(known), games=tuple(seen))

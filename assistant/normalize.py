@@ -33,6 +33,9 @@ class Normalised:
     original: str
     text: str
     edits: tuple[Edit, ...] = field(default_factory=tuple)
+    unknown: tuple[str, ...] = field(default_factory=tuple)
+    """Words outside quoted text that are neither known nor repairable (a typo the speller
+    could not place, or a word no loaded rule or lexicon uses)."""
 
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'/.]*[A-Za-z/]|[A-Za-z]")
@@ -99,7 +102,7 @@ class Normaliser:
             seg = self._contr_suffix.sub(suffix, seg)
         return seg
 
-    def _words(self, seg: str, edits: list[Edit]) -> str:
+    def _words(self, seg: str, edits: list[Edit], unknown: list[str] | None = None) -> str:
         slang = self.lexicon.slang
 
         def one(m: re.Match[str]) -> str:
@@ -120,6 +123,8 @@ class Normaliser:
                         fixed = fixed[:1].upper() + fixed[1:]
                     edits.append(Edit(tok, fixed + poss, "typo"))
                     return fixed + poss
+                if unknown is not None and base[:1].islower() and len(base) >= 3 and not self.speller.known(base):
+                    unknown.append(base)
             return tok
 
         return _TOKEN.sub(one, seg)
@@ -128,11 +133,12 @@ class Normaliser:
     def normalise(self, question: str) -> Normalised:
         text = re.sub(r"\s+", " ", plain_quotes(question)).strip()
         edits: list[Edit] = []
+        unknown: list[str] = []
         out, pos = [], 0
         for q in quoted_spans(text):
-            out.append(self._words(self._contractions(text[pos:q.start], edits), edits))
+            out.append(self._words(self._contractions(text[pos:q.start], edits), edits, unknown))
             out.append(text[q.start:q.end])
             pos = q.end
-        out.append(self._words(self._contractions(text[pos:], edits), edits))
+        out.append(self._words(self._contractions(text[pos:], edits), edits, unknown))
         text = self._filler(re.sub(r"\s+", " ", "".join(out)).strip(), edits)
-        return Normalised(original=question, text=text, edits=tuple(edits))
+        return Normalised(original=question, text=text, edits=tuple(edits), unknown=tuple(unknown))

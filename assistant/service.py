@@ -18,6 +18,7 @@ from assistant.cite import cite, passages_from_hits
 from assistant.games import detect_game, distinctive_vocabulary
 from assistant.guard import screen
 from assistant.intents import KindClassifier
+from assistant.gates import ConceptGate, filled_concepts
 from assistant.lexicon import load_lexicon
 from assistant.normalize import Normalised, Normaliser
 from assistant.spelling import Speller, english_words, rules_vocabulary
@@ -69,6 +70,7 @@ class Request:
     conversation_id: str | None = None
     blocked: str | None = None
     prior: dict[str, Any] | None = None
+    unknown: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,9 @@ class Answered:
     text: str
 
 
-_HOW_MUCH = re.compile(r"^\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount))\b", re.IGNORECASE)
+_HOW_MUCH = re.compile(r"^\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount)"
+                       r"|what(?: is|'s|s)? the (?:fewest|least|most|max(?:imum)?|min(?:imum)?|smallest|largest|highest|lowest|number|amount|total))\b",
+                       re.IGNORECASE)
 
 _FOLLOWUP = re.compile(r"^\s*(?:and\s+)?(?:what|how) (?:if|about)\b|^\s*(?:and )?if instead\b|\binstead\?*\s*$", re.IGNORECASE)
 
@@ -126,6 +130,7 @@ class Assistant:
         self._games: list[GameInfo] | None = None
         self._vocab: dict[str, frozenset[str]] | None = None
         self._normaliser: Normaliser | None = None
+        self._gate: ConceptGate | None = None
         self.timings = Timings()
         if llm is None and settings is not None and getattr(settings, "llm_provider", None):
             from assistant.llm import chat_model
@@ -173,9 +178,18 @@ class Assistant:
             if rules is not None:
                 for g in self.games():
                     texts += [f"{r.heading or ''} {r.text}" for r in rules(game=g.id)]
-            vocab = rules_vocabulary(texts, lexicon.words())
+            names = [f"{g.id.replace('-', ' ')} {g.name}" for g in self.games()] if rules is not None else []
+            vocab = rules_vocabulary(texts, [*lexicon.words(), *names])
             self._normaliser = Normaliser(lexicon, Speller(vocab, english_words()))
+            self._gate = ConceptGate(lexicon)
         return self._normaliser
+
+    @property
+    def gate(self) -> ConceptGate:
+        if self._gate is None:
+            self.normaliser  # builds both from one lexicon
+        assert self._gate is not None
+        return self._gate
 
     def _timed_embed_query(self, text: str) -> list[float]:
         t = time.perf_counter()
@@ -306,6 +320,12 @@ class Assistant:
         if u.game is None:
             u.error = f"I can't tell which game this is about ({u.game_because}); name the game."
             return u
+        if req.unknown:
+            # A word no loaded rule, lexicon or dictionary knows may change the question: the
+            # reading would silently drop it.
+            words = ", ".join(f"'{w}'" for w in dict.fromkeys(req.unknown))
+            u.error = f"I don't know the word{'s' if len(set(req.unknown)) > 1 else ''} {words}, so I can't be sure what is asked."
+            return u
         if pick and pick.game and pick.game != u.game:
             pick = None
         kg = self.classifier.classify(outside if outside.strip() else q)
@@ -317,6 +337,11 @@ class Assistant:
         try:
             u.parse = build(q, u.game, pick, kg.kind, kg.confidence, kg.because)
             accept(q, u.parse)
+            shown = u.parse.alternatives[0] if u.parse.alternatives else u.parse.scenario
+            quoted = any(part == "ability" and w.startswith(('"', "'")) for part, w in u.parse.because)
+            unread = self.gate.unread(q, [w for _, w in u.parse.because], filled_concepts(shown), quoted)
+            if unread:
+                raise ParseFailure(unread[0].reason())
         except ParseFailure as exc:
             u.parse = None
             u.error = str(exc)
@@ -417,7 +442,7 @@ class Assistant:
         prior = self.store.load(conversation_id) if conversation_id else None
         blocked = None if s.ok or (prior and _FOLLOWUP.search(question)) else s.reason
         req = Request(question=question, text=norm.text, game=game, id=id, conversation_id=conversation_id,
-                      blocked=blocked, prior=prior)
+                      blocked=blocked, prior=prior, unknown=norm.unknown)
         read_as = norm.text
         try:
             done = self._chain.invoke(req)
@@ -435,7 +460,8 @@ class Assistant:
         """The parse behind an answer: the scenario and which words produced each part."""
         norm = self.normaliser.normalise(question) if question.strip() else Normalised(question, question)
         s = screen(norm.text)
-        req = Request(question=question, text=norm.text, game=game, blocked=None if s.ok else s.reason)
+        req = Request(question=question, text=norm.text, game=game, blocked=None if s.ok else s.reason,
+                      unknown=norm.unknown)
         u = self._understand(self._retrieve(req)).understanding
         return {
             "read_as": norm.text, "edits": [{"was": e.was, "now": e.now, "why": e.why} for e in norm.edits],

