@@ -13,11 +13,18 @@ def register(app: typer.Typer) -> None:
 
 def upgrade_database() -> None:
     """Apply pending migrations to the configured database; exit 1/2 with a clear message."""
+    from pydantic import ValidationError
+
     from ingest.settings import Settings
     from web.db import BadDatabaseUrl, Database, DatabaseError, database_url
 
     try:
         url = database_url(Settings())
+    except ValidationError as exc:
+        for error in exc.errors():
+            where = ".".join(str(p) for p in error["loc"])
+            typer.echo(f"error: ARBITER_{where.upper()}: {error['msg']}", err=True)
+        raise typer.Exit(2) from None
     except BadDatabaseUrl as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

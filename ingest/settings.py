@@ -118,6 +118,19 @@ class Settings(BaseSettings):
             return [value]
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _check_database_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        scheme = value.split("://", 1)[0] if "://" in value else ""
+        if scheme not in ("postgresql", "postgres", "postgresql+psycopg", "sqlite"):
+            raise ValueError(
+                "must be postgresql://USER:PASSWORD@HOST:PORT/DB or sqlite:///FILE, "
+                f"not {scheme + '://…' if scheme else repr(value)}"
+            )
+        return value.strip()
+
     @field_validator("trusted_proxies", mode="before")
     @classmethod
     def _split_proxies(cls, value: object) -> object:

@@ -185,8 +185,8 @@ def test_db_upgrade_command(state_settings: Settings, monkeypatch: pytest.Monkey
 
 
 @pytest.mark.parametrize(("url", "code", "message"), [
-    ("mysql://u@localhost/db", 2, "unsupported database 'mysql'"),
-    ("not a url", 2, "not a database URL"),
+    ("mysql://u@localhost/db", 2, "must be postgresql://"),
+    ("not a url", 2, "must be postgresql://"),
     ("postgresql://u@127.0.0.1:9/db", 1, "unavailable"),
 ])
 def test_db_upgrade_refuses_bad_or_unreachable_databases_clearly(
