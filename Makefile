@@ -32,15 +32,20 @@ install: $(VENV)/.install-stamp
 index: install
 	$(BIN)/arbiter ingest
 
-# Ingests first when the index is missing or stale, then serves on HOST:PORT.
+# Applies the state database's migrations (ARBITER_DATABASE_URL, or the SQLite file),
+# ingests when the index is missing or stale, then serves on HOST:PORT.
 serve: install
+	$(BIN)/arbiter db upgrade
 	$(BIN)/arbiter serve --ensure-index --host $(HOST) --port $(PORT)
 
 # The whole suite: unit, engine goldens, real Chroma (embedded and server),
 # the real packaged model, the web API, the browser page (Debian chromium,
-# installed here when missing) and Discord signatures.
+# installed here when missing), Discord signatures, and the cluster test (two
+# `arbiter serve` over Debian's PostgreSQL 15, installed here when missing, and a
+# Chroma server).
 test: install
 	bash scripts/ensure-chromium.sh
+	bash scripts/ensure-postgresql.sh
 	$(BIN)/mypy --strict engine
 	$(BIN)/pytest -q
 

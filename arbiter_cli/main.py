@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import typer
 
-from arbiter_cli import ask_cmds, engine_cmds, ingest_cmds, web_cmds, discord_cmds
+from arbiter_cli import ask_cmds, db_cmds, discord_cmds, engine_cmds, ingest_cmds, web_cmds
 
 app = typer.Typer(
     name="arbiter",
@@ -16,7 +16,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-for module in (ingest_cmds, engine_cmds, ask_cmds, web_cmds, discord_cmds):
+for module in (ingest_cmds, engine_cmds, ask_cmds, web_cmds, discord_cmds, db_cmds):
     module.register(app)
 
 

@@ -42,10 +42,16 @@ def serve(
                 raise typer.Exit(1)
         else:
             typer.echo("Index is up to date.", err=True)
+    from arbiter_cli.db_cmds import upgrade_database
+
+    upgrade_database()  # once, before any worker starts
     # A factory import string lets uvicorn start several workers, each building
     # its own app from the same environment settings.
     uvicorn.run(
-        "web.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="info"
+        "web.app:create_app", factory=True, host=host, port=port, workers=workers, log_level="info",
+        # Forwarded headers are honoured only from ARBITER_TRUSTED_PROXIES (in the app),
+        # never from uvicorn's default of trusting 127.0.0.1.
+        proxy_headers=False,
     )
 
 
@@ -57,7 +63,7 @@ def export(
     from ingest.settings import Settings
     from web.store import Store
 
-    store = Store(Settings().db_path)
+    store = Store.from_settings(Settings())
     stream = out.open("w", encoding="utf-8") if out else sys.stdout
     count = 0
     try:

@@ -5,6 +5,12 @@ Bounded in count and time; prints requests/s, p50/p95/p99 latency and errors.
 Uses the configured index (run `make index` first).
 
     .venv/bin/python bench/load.py [--clients 8] [--seconds 10] [--workers 1 2]
+    .venv/bin/python bench/load.py --cluster [--clients 8] [--seconds 10]
+
+``--cluster`` also starts a PostgreSQL 15 (Debian's binaries, a temporary data directory)
+and a Chroma server, ingests the configured corpus into it, starts two `arbiter serve`
+processes sharing both, splits the clients across them, and prints their figures beside
+one process with embedded Chroma and SQLite.
 """
 
 from __future__ import annotations
@@ -13,10 +19,14 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
@@ -32,9 +42,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(workers: int, port: int, db: Path) -> subprocess.Popen[bytes]:
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+
+def start_server(workers: int, port: int, db: Path,
+                 extra_env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     env = dict(os.environ, ARBITER_RATE_LIMIT_PER_MINUTE="0", ARBITER_DB_PATH=str(db),
-               HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+               HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", **(extra_env or {}))
     proc = subprocess.Popen(
         [sys.executable, "-m", "arbiter_cli", "serve", "--host", "127.0.0.1",
          "--port", str(port), "--workers", str(workers)],
@@ -53,7 +67,8 @@ def start_server(workers: int, port: int, db: Path) -> subprocess.Popen[bytes]:
     raise SystemExit("server did not become ready")
 
 
-async def run_load(base: str, kind: str, questions: list[str], clients: int, seconds: float):
+async def run_load(bases: list[str], kind: str, questions: list[str], clients: int,
+                   seconds: float) -> tuple[list[float], int, float]:
     latencies: list[float] = []
     errors = 0
     sent = 0
@@ -61,7 +76,8 @@ async def run_load(base: str, kind: str, questions: list[str], clients: int, sec
 
     async def client(i: int) -> None:
         nonlocal errors, sent
-        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        # Clients are split evenly across the servers.
+        async with httpx.AsyncClient(base_url=bases[i % len(bases)], timeout=30) as http:
             j = i
             while time.monotonic() < stop_at and sent < MAX_REQUESTS:
                 q = questions[j % len(questions)]
@@ -87,7 +103,106 @@ async def run_load(base: str, kind: str, questions: list[str], clients: int, sec
 
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] * 1000
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))] * 1000
+
+
+@contextmanager
+def postgres() -> Iterator[str]:
+    """PostgreSQL 15 in a temporary data directory on 127.0.0.1 (as the postgres user when
+    run as root); yields the database URL."""
+    if not (PG_BIN / "initdb").exists():
+        raise SystemExit(f"{PG_BIN}/initdb is missing: run scripts/ensure-postgresql.sh")
+    as_pg = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    base = Path(tempfile.mkdtemp(prefix="arbiter-bench-pg-"))
+    if as_pg:
+        shutil.chown(base, user="postgres", group="postgres")
+    port = free_port()
+    data = base / "data"
+    try:
+        subprocess.run(as_pg + [str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres",
+                                "--auth=trust", "-E", "UTF8"], check=True, capture_output=True)
+        subprocess.run(as_pg + [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l",
+                                str(base / "log"), "-w", "-o", f"-h 127.0.0.1 -p {port} -k {base}",
+                                "start"], check=True, capture_output=True)
+        try:
+            yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        finally:
+            subprocess.run(as_pg + [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "fast", "-w",
+                                    "stop"], check=False, capture_output=True)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@contextmanager
+def chroma_server() -> Iterator[str]:
+    exe = REPO / ".venv" / "bin" / "chroma"
+    port = free_port()
+    data = Path(tempfile.mkdtemp(prefix="arbiter-bench-chroma-"))
+    env = dict(os.environ, RUST_LOG="warn", ANONYMIZED_TELEMETRY="False")
+    proc = subprocess.Popen([str(exe), "run", "--path", str(data), "--host", "127.0.0.1",
+                             "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{url}/api/v2/heartbeat", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise SystemExit("chroma server did not start")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def report(label: str, kind: str, lat: list[float], errors: int, wall: float) -> None:
+    print(f"{label:>12} {'/v1/' + kind:>10} {len(lat):>8} {len(lat) / wall:>8.1f} "
+          f"{pct(lat, 50):>8.1f} {pct(lat, 95):>8.1f} {pct(lat, 99):>8.1f} {errors:>6}",
+          flush=True)
+
+
+def measure(label: str, bases: list[str], questions: list[str], clients: int,
+            seconds: float) -> None:
+    for kind in ("search", "ask"):
+        lat, errors, wall = asyncio.run(run_load(bases, kind, questions, clients, seconds))
+        report(label, kind, lat, errors, wall)
+
+
+def cluster(questions: list[str], clients: int, seconds: float) -> None:
+    """One embedded process, then two processes over PostgreSQL + a Chroma server."""
+    tmp = Path(tempfile.mkdtemp(prefix="arbiter-bench-"))
+    try:
+        port = free_port()
+        proc = start_server(1, port, tmp / "single.sqlite3")
+        try:
+            measure("embedded x1", [f"http://127.0.0.1:{port}"], questions, clients, seconds)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+        with ExitStack() as stack:
+            database = stack.enter_context(postgres())
+            chroma = stack.enter_context(chroma_server())
+            shared = {"ARBITER_DATABASE_URL": database, "ARBITER_CHROMA_URL": chroma,
+                      "ARBITER_INDEX_DIR": str(tmp / "index")}
+            subprocess.run([sys.executable, "-m", "arbiter_cli", "ingest"], cwd=REPO, check=True,
+                           env=dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1",
+                                    **shared), stdout=subprocess.DEVNULL)
+            bases = []
+            for _ in range(2):
+                port = free_port()
+                server = start_server(1, port, tmp / "unused.sqlite3", shared)
+                stack.callback(server.wait, 20)
+                stack.callback(server.terminate)
+                bases.append(f"http://127.0.0.1:{port}")
+            measure("cluster x2", bases, questions, clients, seconds)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main() -> None:
@@ -95,8 +210,15 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--cluster", action="store_true",
+                        help="two processes over PostgreSQL + a Chroma server vs one embedded")
     args = parser.parse_args()
     questions = [json.loads(line)["question"] for line in DEV.read_text().splitlines() if line.strip()]
+    if args.cluster:
+        print(f"{'mode':>12} {'endpoint':>10} {'requests':>8} {'req/s':>8} {'p50 ms':>8} "
+              f"{'p95 ms':>8} {'p99 ms':>8} {'errors':>6}", flush=True)
+        cluster(questions, args.clients, args.seconds)
+        return
     print(f"{'workers':>7} {'endpoint':>10} {'requests':>8} {'req/s':>8} {'p50 ms':>8} "
           f"{'p95 ms':>8} {'p99 ms':>8} {'errors':>6}")
     for workers in args.workers:
@@ -106,7 +228,8 @@ def main() -> None:
         try:
             for kind in ("search", "ask"):
                 lat, errors, wall = asyncio.run(
-                    run_load(f"http://127.0.0.1:{port}", kind, questions, args.clients, args.seconds)
+                    run_load([f"http://127.0.0.1:{port}"], kind, questions, args.clients,
+                             args.seconds)
                 )
                 print(f"{workers:>7} {'/v1/' + kind:>10} {len(lat):>8} {len(lat) / wall:>8.1f} "
                       f"{pct(lat, 50):>8.1f} {pct(lat, 95):>8.1f} {pct(lat, 99):>8.1f} {errors:>6}")

@@ -7,6 +7,7 @@ One flat pydantic-settings model read from ``ARBITER_*`` environment variables
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from typing import Annotated
@@ -51,7 +52,29 @@ class Settings(BaseSettings):
     )
     db_path: Path = Field(
         default=REPO_ROOT / ".data" / "arbiter.sqlite3",
-        description="SQLite file for conversations, answers, feedback and Discord guild settings.",
+        description=(
+            "SQLite file for the state database (conversations, answers, feedback, Discord "
+            "guild settings, rate limits, Discord de-duplication) when ARBITER_DATABASE_URL "
+            "is unset."
+        ),
+    )
+    database_url: str | None = Field(
+        default=None,
+        description=(
+            "State database (conversations, answers, feedback, Discord guild settings, rate "
+            "limits, Discord de-duplication) as a URL: postgresql://USER:PASSWORD@HOST:PORT/DB "
+            "(psycopg 3) to share it between processes and machines, or sqlite:///FILE. "
+            "Unset: the SQLite file at ARBITER_DB_PATH."
+        ),
+    )
+    trusted_proxies: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description=(
+            "Reverse proxies (IP addresses or CIDR networks, comma-separated) whose "
+            "X-Forwarded-For / X-Forwarded-Proto headers are honoured: the client is the "
+            "rightmost untrusted address. Empty (default): forwarded headers are ignored and "
+            "the client is the connecting address."
+        ),
     )
     public_base_url: str = Field(
         default="http://127.0.0.1:8000",
@@ -93,4 +116,36 @@ class Settings(BaseSettings):
             return [p for p in value.split(os.pathsep) if p.strip()]
         if isinstance(value, Path):
             return [value]
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _check_database_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        scheme = value.split("://", 1)[0] if "://" in value else ""
+        if scheme not in ("postgresql", "postgres", "postgresql+psycopg", "sqlite"):
+            raise ValueError(
+                "must be postgresql://USER:PASSWORD@HOST:PORT/DB or sqlite:///FILE, "
+                f"not {scheme + '://…' if scheme else repr(value)}"
+            )
+        return value.strip()
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _split_proxies(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [p.strip() for p in value.split(",") if p.strip()]
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _check_proxies(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"{entry!r} is not an IP address or network (e.g. 10.0.0.5 or 10.0.0.0/8)"
+                ) from None
         return value

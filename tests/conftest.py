@@ -7,6 +7,7 @@ ingested once per test session into a temporary folder.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,8 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+from support import free_port, postgres_server, server_process
 
 from ingest.settings import REPO_ROOT, Settings
 
@@ -60,3 +63,28 @@ def web_services(default_settings: Settings, default_index: object) -> object:
 
     return LocalServices(default_settings, index=default_index)
 
+
+
+@pytest.fixture(scope="session")
+def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Chroma server (``chroma run``) on a free local port; yields its URL."""
+    exe = REPO_ROOT / ".venv" / "bin" / "chroma"
+    if not exe.exists():
+        found = shutil.which("chroma")
+        if not found:
+            pytest.fail("the chroma CLI is missing (.venv/bin/chroma)")
+        exe = Path(found)
+    port = free_port()
+    path = tmp_path_factory.mktemp("chroma-server")
+    env = {**os.environ, "RUST_LOG": "warn", "ANONYMIZED_TELEMETRY": "False"}
+    url = f"http://127.0.0.1:{port}"
+    args = [str(exe), "run", "--path", str(path / "data"), "--host", "127.0.0.1", "--port", str(port)]
+    with server_process(args, f"{url}/api/v2/heartbeat", path / "server.log", env=env, timeout=60):
+        yield url
+
+
+@pytest.fixture(scope="session")
+def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real PostgreSQL 15 on 127.0.0.1 (temporary data directory); yields its URL."""
+    with postgres_server(tmp_path_factory.mktemp("postgres") / "server.log") as url:
+        yield url

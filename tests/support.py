@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -56,3 +59,47 @@ def server_process(
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+
+@contextmanager
+def postgres_server(log_path: Path) -> Iterator[str]:
+    """A real PostgreSQL 15 (Debian's binaries) in a fresh temporary data directory on
+    127.0.0.1 and a free port; yields its SQLAlchemy-style URL (database ``arbiter``).
+
+    As root, initdb and the server run as the ``postgres`` user (PostgreSQL refuses root).
+    """
+    if not (PG_BIN / "initdb").exists():
+        pytest.fail(f"{PG_BIN}/initdb is missing: run scripts/ensure-postgresql.sh (make test does)")
+    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    # /tmp itself, not pytest's 0700 tmp folder: the postgres user must reach the directory.
+    base = Path(tempfile.mkdtemp(prefix="arbiter-pg-"))
+    data = base / "data"
+    if as_postgres:
+        shutil.chown(base, user="postgres", group="postgres")
+    port = free_port()
+
+    def run(args: list[str]) -> None:
+        done = subprocess.run(as_postgres + args, check=False, capture_output=True, text=True, cwd=base)
+        if done.returncode != 0:
+            pytest.fail(f"{' '.join(args[:2])} failed: {done.stdout[-1500:]}{done.stderr[-1500:]}")
+
+    try:
+        run([str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
+             "--no-sync", "-E", "UTF8"])
+        run([str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(base / "server.log"), "-w",
+             "-t", "60", "-o", f"-h 127.0.0.1 -p {port} -k {base}", "start"])
+        try:
+            run([str(PG_BIN / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
+                 "arbiter"])
+            yield f"postgresql://postgres@127.0.0.1:{port}/arbiter"
+        finally:
+            subprocess.run(as_postgres + [str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "fast",
+                                          "-w", "stop"], check=False, capture_output=True, cwd=base)
+    finally:
+        server_log = base / "server.log"
+        if server_log.exists():
+            shutil.copyfile(server_log, log_path)
+        shutil.rmtree(base, ignore_errors=True)

@@ -6,10 +6,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ingest.settings import Settings
+from web.db import Database, DatabaseUnavailable
 from web.limits import BodySizeLimit
-from web.ratelimit import SlidingWindowLimiter
+from web.ratelimit import RateLimiter
 from web.routers import ask, health, page, rules
 from web.services import LocalServices, RuleNotFound, UnknownGame
 
@@ -28,7 +30,9 @@ def create_app(settings: Settings | None = None, services: LocalServices | None 
     app = FastAPI(title="Arbiter", version="1.0", description=DESCRIPTION)
     app.state.settings = settings
     app.state.services = services or LocalServices(settings)
-    app.state.rate_limiter = SlidingWindowLimiter(settings.rate_limit_per_minute, 60.0)
+    app.state.rate_limiter = RateLimiter(
+        lambda: Database.for_settings(settings), settings.rate_limit_per_minute, scope="api"
+    )
 
     app.include_router(health.router)
     app.include_router(ask.router)
@@ -38,6 +42,8 @@ def create_app(settings: Settings | None = None, services: LocalServices | None 
     app.mount("/static", StaticFiles(directory=page.STATIC_DIR), name="static")
     _install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    if settings.trusted_proxies:  # forwarded headers count only from these peers
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     return app
 
 
@@ -71,6 +77,14 @@ def _install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(status_code=422, content={"detail": errors})
 
     from ingest import IndexMissing
+
+    @app.exception_handler(DatabaseUnavailable)
+    async def database_unavailable(_: Request, exc: DatabaseUnavailable) -> JSONResponse:
+        return JSONResponse(
+            status_code=503,
+            content={"detail": "state database unavailable; try again shortly"},
+            headers={"Retry-After": "5"},
+        )
 
     @app.exception_handler(IndexMissing)
     async def index_missing(_: Request, exc: IndexMissing) -> JSONResponse:

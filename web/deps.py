@@ -7,7 +7,7 @@ import math
 from fastapi import HTTPException, Request
 
 from ingest.settings import Settings
-from web.ratelimit import SlidingWindowLimiter
+from web.ratelimit import RateLimiter
 from web.services import LocalServices
 
 
@@ -22,15 +22,17 @@ def settings(request: Request) -> Settings:
 
 
 def client_key(request: Request) -> str:
+    """The client's address: the peer, or, behind a trusted proxy (ARBITER_TRUSTED_PROXIES),
+    the address it forwarded (set by the proxy-headers middleware)."""
     return request.client.host if request.client else "unknown"
 
 
 def rate_limited(request: Request) -> None:
     """Per-client limit on the /v1 API: 429 with Retry-After when exceeded."""
-    limiter: SlidingWindowLimiter = request.app.state.rate_limiter
-    key = client_key(request)
-    if not limiter.allow(key):
-        wait = max(1, math.ceil(limiter.retry_after(key)))
+    limiter: RateLimiter = request.app.state.rate_limiter
+    decision = limiter.hit(client_key(request))
+    if not decision.allowed:
+        wait = max(1, math.ceil(decision.retry_after))
         raise HTTPException(
             status_code=429,
             detail=f"Too many requests; retry in {int(wait)} s.",

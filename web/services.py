@@ -78,7 +78,7 @@ class LocalServices:
         if self._store is None:
             with self._lock:
                 if self._store is None:
-                    self._store = Store(self.settings.db_path)
+                    self._store = Store.from_settings(self.settings)
         return self._store
 
     @property

@@ -7,10 +7,13 @@ HTTP server on 127.0.0.1 that records what Arbiter sends to Discord's API.
 
 from __future__ import annotations
 
+import itertools
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Self
 
 import uvicorn
@@ -24,6 +27,8 @@ from ingest.settings import Settings
 from web.discord import build_router
 from web.services import RuleNotFound, UnknownGame
 
+_interaction_ids = itertools.count(900)  # Discord gives every interaction its own id
+
 
 def signed_headers(key: SigningKey, body: bytes, timestamp: int | str | None = None) -> dict[str, str]:
     ts = str(int(time.time()) if timestamp is None else timestamp)
@@ -36,7 +41,7 @@ def command(name: str, options: dict[str, Any] | None = None, *, guild: str | No
     """A CHAT_INPUT interaction payload as Discord sends it (type 2)."""
     option_types = {bool: 5, str: 3, int: 4}
     payload: dict[str, Any] = {
-        "id": "900", "application_id": "123456", "type": 2, "token": token, "version": 1,
+        "id": str(next(_interaction_ids)), "application_id": "123456", "type": 2, "token": token, "version": 1,
         "data": {
             "id": "1", "name": name, "type": 1,
             "options": [
@@ -185,6 +190,8 @@ def make_settings(key: SigningKey, **overrides: object) -> Settings:
         "public_base_url": "https://arbiter.example",
         "discord_api_base": "http://127.0.0.1:9",  # nothing listens: tests that PATCH override it
         "discord_rate_limit_per_minute": 100,
+        # Interaction ids and rate limits live in the state database: a fresh one per app.
+        "db_path": Path(tempfile.mkdtemp(prefix="arbiter-discord-")) / "state.sqlite3",
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

@@ -5,23 +5,21 @@ Shared with tests/conftest.py: ``shared_dir``, ``default_settings`` and ``defaul
 Here: ``make_settings`` (a fresh index folder), ``corpus_copy`` (the default corpus copied to
 a tmp folder so tests may edit it), ``fake_embed`` (a deterministic bag-of-words embedder
 behind the ``embed=`` seam, for tests about storage rather than semantics) and
-``chroma_server`` (a real ``chroma run`` on a free port).
+``chroma_server`` (a real ``chroma run`` on a free port) now lives in tests/conftest.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import os
 import re
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from support import free_port, server_process
 
-from ingest.settings import REPO_ROOT, Settings
+from ingest.settings import Settings
 
 DIM = 384
 
@@ -82,21 +80,3 @@ def corpus_copy(tmp_path: Path, shared_dir: Path) -> Path:
         f.chmod(0o644)
     dest.chmod(0o755)
     return dest
-
-
-@pytest.fixture(scope="session")
-def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real Chroma server (``chroma run``) on a free local port; yields its URL."""
-    exe = REPO_ROOT / ".venv" / "bin" / "chroma"
-    if not exe.exists():
-        found = shutil.which("chroma")
-        if not found:
-            pytest.fail("the chroma CLI is missing (.venv/bin/chroma)")
-        exe = Path(found)
-    port = free_port()
-    path = tmp_path_factory.mktemp("chroma-server")
-    env = {**os.environ, "RUST_LOG": "warn", "ANONYMIZED_TELEMETRY": "False"}
-    url = f"http://127.0.0.1:{port}"
-    args = [str(exe), "run", "--path", str(path / "data"), "--host", "127.0.0.1", "--port", str(port)]
-    with server_process(args, f"{url}/api/v2/heartbeat", path / "server.log", env=env, timeout=60):
-        yield url

@@ -14,9 +14,10 @@ import httpx
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ingest.settings import Settings
+from web.db import Database
 from web.discord import commands as C
 from web.discord.render import answer_message, games_message, rule_message, text_message
-from web.ratelimit import SlidingWindowLimiter
+from web.ratelimit import RateLimiter
 from web.services import ArbiterServices, RuleNotFound, UnknownGame
 
 log = logging.getLogger("arbiter.discord")
@@ -111,11 +112,16 @@ class InteractionHandler:
         self,
         settings: Settings,
         services_provider: Callable[[], ArbiterServices],
-        limiter: SlidingWindowLimiter | None = None,
+        limiter: RateLimiter | None = None,
     ) -> None:
         self.settings = settings
         self.services_provider = services_provider
-        self.limiter = limiter or SlidingWindowLimiter(settings.discord_rate_limit_per_minute)
+        # Keyed by Discord user id, shared with every process using the same database.
+        self.limiter = limiter or RateLimiter(
+            lambda: Database.for_settings(settings),
+            settings.discord_rate_limit_per_minute,
+            scope="discord",
+        )
 
     # -- entry point -------------------------------------------------------------------
     def handle(self, payload: Any) -> Outcome:
@@ -157,8 +163,9 @@ class InteractionHandler:
         if not it.application_id or not it.token:
             raise BadInteraction("interaction lacks application_id or token")
         user = it.user_id or "anonymous"
-        if not self.limiter.allow(user):
-            wait = math.ceil(self.limiter.retry_after(user)) or 1
+        decision = self.limiter.hit(user)
+        if not decision.allowed:
+            wait = math.ceil(decision.retry_after) or 1
             return Outcome(_notice(
                 f"You're asking faster than I can keep up; please try again in {wait} s."
             ))

@@ -12,7 +12,9 @@ from nacl.signing import VerifyKey
 from starlette.concurrency import run_in_threadpool
 
 from ingest.settings import Settings
+from web.db import Database, DatabaseError
 from web.discord.handlers import BadInteraction, InteractionHandler
+from web.discord.replay import ReplayGuard
 from web.discord.signature import (
     SIGNATURE_HEADER,
     TIMESTAMP_HEADER,
@@ -21,7 +23,7 @@ from web.discord.signature import (
     load_verify_key,
     verify_request,
 )
-from web.ratelimit import SlidingWindowLimiter
+from web.ratelimit import RateLimiter
 from web.services import ArbiterServices
 
 log = logging.getLogger("arbiter.discord")
@@ -35,11 +37,21 @@ def _error(status: int, message: str) -> JSONResponse:
 def build_router(
     settings: Settings,
     services_provider: Callable[[], ArbiterServices],
-    limiter: SlidingWindowLimiter | None = None,
+    limiter: RateLimiter | None = None,
+    database: Callable[[], Database] | None = None,
 ) -> APIRouter:
-    """The Discord router; ``services_provider`` is called per request that needs services."""
+    """The Discord router; ``services_provider`` is called per request that needs services.
+    ``database`` (default: the configured state database) holds the interaction ids seen
+    and the per-user rate limits, shared by every process that uses it."""
     router = APIRouter(tags=["discord"])
-    handler = InteractionHandler(settings, services_provider, limiter)
+    database = database or (lambda: Database.for_settings(settings))
+    handler = InteractionHandler(
+        settings,
+        services_provider,
+        limiter
+        or RateLimiter(database, settings.discord_rate_limit_per_minute, scope="discord"),
+    )
+    replays = ReplayGuard(database, settings.discord_timestamp_window)
     key: VerifyKey | None = None
     key_problem: str | None = None
     if settings.discord_public_key:
@@ -75,10 +87,23 @@ def build_router(
             payload = json.loads(body)
         except (ValueError, UnicodeDecodeError):
             return _error(400, "request body is not JSON")
+        interaction_id = payload.get("id") if isinstance(payload, dict) else None
         try:
+            # An exact replay inside the signature window carries the same id: refuse it.
+            if isinstance(interaction_id, (str, int)) and str(interaction_id) and not (
+                await run_in_threadpool(replays.first_time, str(interaction_id))
+            ):
+                return _error(409, "interaction already received (replayed request)")
             outcome = await run_in_threadpool(handler.handle, payload)
         except BadInteraction as exc:
             return _error(400, str(exc))
+        except DatabaseError as exc:
+            log.error("discord interaction refused: %s", exc)
+            return JSONResponse(
+                {"error": "state database unavailable; try again shortly"},
+                status_code=503,
+                headers={"Retry-After": "5"},
+            )
         if outcome.followup is not None:
             background.add_task(outcome.followup)
         return JSONResponse(outcome.response)

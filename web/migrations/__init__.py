@@ -1,0 +1,1 @@
+"""Alembic migrations of the state database (see web/db.py)."""
