@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -56,3 +58,18 @@ def server_process(
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def arbiter(*args: str) -> list[str]:
+    """The `arbiter` command line, run with this interpreter."""
+    return [sys.executable, "-m", "arbiter_cli", *args]
+
+
+def chroma_exe() -> str:
+    exe = Path(__file__).resolve().parent.parent / ".venv" / "bin" / "chroma"
+    if exe.exists():
+        return str(exe)
+    found = shutil.which("chroma")
+    if not found:
+        pytest.fail("the chroma CLI is missing (.venv/bin/chroma)")
+    return found
