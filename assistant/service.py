@@ -20,6 +20,7 @@ from assistant.intents import KindClassifier
 from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, ask_clause, build
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
 from assistant.textnorm import fold, normalise, outside_quotes, quoted_spans
+from ingest.errors import StoreUnavailable
 from ingest.models import GameInfo
 
 
@@ -129,6 +130,8 @@ class Assistant:
             for g in self.games():
                 try:
                     names = self.index.card_names(g.id)
+                except StoreUnavailable:
+                    raise
                 except Exception:
                     names = []
                 for n in names:
@@ -173,6 +176,8 @@ class Assistant:
         t = time.perf_counter()
         try:
             hits = self.index.search(inp["question"], game=inp.get("game"), k=5)
+        except StoreUnavailable:
+            raise  # an outage is an error to report, not "no passages"
         except Exception:
             hits = []
         self.timings.retrieval += time.perf_counter() - t
@@ -321,6 +326,8 @@ class Assistant:
             inp["blocked"] = None
         try:
             ans: Answer = self._chain.invoke(inp)
+        except StoreUnavailable:
+            raise  # the caller reports the outage (503); an answer without rules would mislead
         except Exception as exc:  # the contract: unknown + error, never a crash
             ans = Answer(id=id, question=question, game=game, verdict="unknown",
                          answer="I can't rule on that. Something went wrong while answering.",
