@@ -59,6 +59,7 @@ from ingest.store import (
     read_state,
     unmark,
     write_state,
+    zeros,
 )
 
 PARSER_VERSION = "3"
@@ -148,11 +149,15 @@ def ingest(
     """
     started = time.perf_counter()
     model = settings.embedding_model
+    load_model: Callable[[], object] | None = None
     if embed is None:
-        from ingest.embedding import embed_documents
+        from ingest.embedding import embed_documents, embeddings
 
         def embed(texts: list[str]) -> list[list[float]]:
             return embed_documents(texts, model)
+
+        def load_model() -> object:
+            return embeddings(model)
 
     corpus = resolve_corpus(list(paths) if paths else list(settings.corpus), game)
     doc_fps = {d.id: doc_fingerprint(d, PARSER_VERSION, model) for d in corpus.documents}
@@ -256,8 +261,12 @@ def ingest(
         task = None
         if bar is not None:
             bar.start()
+            if pending and load_model is not None:  # seconds of "0/N" otherwise
+                loading = bar.add_task("Loading the embedding model", total=1)
+                load_model()
+                bar.update(loading, advance=1)
             task = bar.add_task("Embedding rules", total=total)
-        add_batched(coll, **reused)
+        add_batched(coll, reused)
         if bar is not None:
             bar.update(task, advance=len(reused["ids"]))
         # Longest first, so each batch holds texts of similar length: the model pads a batch
@@ -312,7 +321,7 @@ def ingest(
                         if idx:
                             ccoll.add(
                                 ids=[old_cards["ids"][i] for i in idx],
-                                embeddings=[[0.0]] * len(idx),
+                                embeddings=zeros(len(idx)),
                                 metadatas=[old_cards["metadatas"][i] for i in idx],
                                 documents=[old_cards["documents"][i] for i in idx],
                             )
@@ -322,7 +331,7 @@ def ingest(
                 chunks = [cards[i : i + CARDS_PER_RECORD] for i in range(0, len(cards), CARDS_PER_RECORD)]
                 ccoll.add(
                     ids=[f"{csrc.key}#{n}" for n in range(len(chunks))],
-                    embeddings=[[0.0]] * len(chunks),
+                    embeddings=zeros(len(chunks)),
                     metadatas=[{"game": csrc.game, "file": csrc.key, "count": len(c)} for c in chunks],
                     documents=[json.dumps([c.model_dump() for c in chunk]) for chunk in chunks],
                 )

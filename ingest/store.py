@@ -166,7 +166,7 @@ def read_state(client: ClientAPI) -> State | None:
     return State.model_validate_json(docs[0])
 
 
-def _zeros(n: int) -> list[Sequence[float]]:
+def zeros(n: int) -> list[Sequence[float]]:
     """Placeholder 1-d embeddings for records that are never searched by vector."""
     return [[0.0] for _ in range(n)]
 
@@ -174,7 +174,7 @@ def _zeros(n: int) -> list[Sequence[float]]:
 def write_state(client: ClientAPI, state: State) -> None:
     """The swap: one upsert of the pointer record (atomic in Chroma's store)."""
     coll = client.get_or_create_collection(STATE_COLLECTION, embedding_function=None)
-    coll.upsert(ids=[STATE_ID], documents=[state.model_dump_json()], embeddings=_zeros(1))
+    coll.upsert(ids=[STATE_ID], documents=[state.model_dump_json()], embeddings=zeros(1))
 
 
 def mark(client: ClientAPI, names: list[str], kind: str, now: float | None = None) -> None:
@@ -187,7 +187,7 @@ def mark(client: ClientAPI, names: list[str], kind: str, now: float | None = Non
     coll.upsert(
         ids=[MARK_PREFIX + n for n in names],
         documents=[json.dumps({"kind": kind, "at": at}) for _ in names],
-        embeddings=_zeros(len(names)),
+        embeddings=zeros(len(names)),
     )
 
 
@@ -309,7 +309,7 @@ def read_all(coll: Collection, include: list[str], page: int = 2000) -> dict[str
     return out
 
 
-def add_batched(coll: Collection, batch: int = 1000, **cols: list[Any]) -> None:
+def add_batched(coll: Collection, cols: dict[str, list[Any]], batch: int = 1000) -> None:
     ids = cols["ids"]
     for i in range(0, len(ids), batch):
         part: dict[str, Any] = {k: v[i : i + batch] for k, v in cols.items()}
