@@ -41,7 +41,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
@@ -262,29 +262,27 @@ def collect_garbage(
     stale_marks = [n for n in marks if n in dropped or n not in existing]
     unmark(client, stale_marks)
     if not settings.chroma_url:
-        remove_unused_segment_dirs(chroma_path(settings), grace, at)
+        remove_unused_segment_dirs(chroma_path(settings))
     return dropped
 
 
 _UUID_DIR = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
-def remove_unused_segment_dirs(path: Path, grace: float, now: float) -> list[Path]:
+def remove_unused_segment_dirs(path: Path) -> list[Path]:
     """Embedded Chroma keeps a dropped collection's HNSW folder on disk: remove the folders
-    no segment of Chroma's catalogue refers to (and untouched for ``grace`` seconds)."""
+    no segment of Chroma's catalogue refers to. Safe with a concurrent ingest: Chroma
+    records a collection's segments when it creates the collection, before any folder."""
     db = path / "chroma.sqlite3"
     if not db.is_file():
         return []
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10) as conn:
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)) as conn:
         used = {str(row[0]) for row in conn.execute("SELECT id FROM segments")}
     removed = []
     for sub in path.iterdir():
-        if not sub.is_dir() or not _UUID_DIR.match(sub.name) or sub.name in used:
-            continue
-        if now - sub.stat().st_mtime < grace:
-            continue
-        shutil.rmtree(sub, ignore_errors=True)
-        removed.append(sub)
+        if sub.is_dir() and _UUID_DIR.match(sub.name) and sub.name not in used:
+            shutil.rmtree(sub, ignore_errors=True)
+            removed.append(sub)
     return removed
 
 

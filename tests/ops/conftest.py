@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 
-
 @pytest.fixture
 def corpus_copy(tmp_path: Path, shared_dir: Path) -> Path:
     """The default corpus copied to a tmp folder the test may edit."""

@@ -61,7 +61,7 @@ def test_chroma_outage_gives_503_with_retry_after_and_recovers_without_restart(
     serve = arbiter("serve", "--host", "127.0.0.1", "--port", str(port))
 
     with chroma(chroma_port, data, tmp_path / "chroma1.log"):
-        done = subprocess.run(arbiter("ingest"), env=env, cwd=REPO_ROOT, capture_output=True, text=True)
+        done = subprocess.run(arbiter("ingest"), env=env, cwd=REPO_ROOT, capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr
 
     # Chroma is down when the server starts: it is alive, not ready, and says why.
