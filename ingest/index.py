@@ -169,7 +169,7 @@ def expand_query(query: str) -> tuple[list[str], list[str]]:
 
 class _Bm25:
     def __init__(self, rules: list[Rule]) -> None:
-        import bm25s
+        import bm25s  # type: ignore[import-untyped]
 
         self.rules = rules
         self.model = bm25s.BM25()
@@ -184,7 +184,7 @@ class _Bm25:
         extra = [t for t in extra if t in self.vocab]
         if not (toks or extra) or not self.rules:
             return []
-        scores = self.model.get_scores(toks) if toks else 0.0
+        scores: Any = self.model.get_scores(toks) if toks else 0.0
         if extra:
             scores = scores + EXPANSION_WEIGHT * self.model.get_scores(extra)
         order = np.argsort(-scores, kind="stable")[:n]
@@ -287,8 +287,7 @@ class RuleIndex:
             return False
         if quote in rule.text:
             return True
-        squash = lambda s: " ".join(s.split())
-        return squash(quote) in squash(rule.text)
+        return _squash(quote) in _squash(rule.text)
 
     # ----------------------------------------------------------------- search
     @property
@@ -432,6 +431,10 @@ class RuleIndex:
     def card_names(self, game: str | None = None) -> list[str]:
         names = {c.name for cs in self._load_cards().values() for c in cs if game is None or c.game == game}
         return sorted(names)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _normalized(name: str, raw: list[float]) -> list[float]:
