@@ -2,8 +2,9 @@
 
 Exit status: 0 on success; 1 when an ingest finished but some files could not be ingested
 (each listed on stderr, file and line; the rest of the corpus was ingested, see
-``ingest.pipeline``); 2 for bad usage (missing path, a bare file without ``--game``, a
-broken corpus.toml, an unknown game, no index yet) or an unknown rule number.
+``ingest.pipeline``) or the rules store cannot be reached; 2 for bad usage (missing path, a
+bare file without ``--game``, a broken corpus.toml, an unknown game, no index yet);
+:data:`RULE_NOT_FOUND` (3) when ``arbiter rule`` finds no such rule.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+#: Exit status of ``arbiter rule`` for a rule number that is not in the index.
+RULE_NOT_FOUND = 3
+
 
 def _fail(message: str, code: int = 2) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
@@ -22,21 +26,26 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 
 def _settings() -> Any:
+    from pydantic import ValidationError
+
     from ingest.settings import Settings
 
     try:
         return Settings()
-    except Exception as exc:  # pydantic ValidationError from ARBITER_* variables
+    except ValidationError as exc:  # from ARBITER_* variables
         _fail(f"invalid settings: {exc}".splitlines()[0])
 
 
 def _index(settings: Any, game: str | None) -> Any:
-    from ingest.index import IndexMissing, open_index
+    from ingest.errors import IndexMissing, StoreUnavailable
+    from ingest.index import open_index
 
     try:
         index = open_index(settings)
     except IndexMissing as exc:
         _fail(str(exc))
+    except StoreUnavailable as exc:
+        _fail(str(exc), 1)
     if game is not None and game not in {g.id for g in index.games()}:
         known = ", ".join(sorted(g.id for g in index.games()))
         _fail(f"unknown game {game!r} (known: {known})")
@@ -64,10 +73,14 @@ def register(app: typer.Typer) -> None:
 
         settings = _settings()
         chosen = [*(paths or []), *(corpus or [])] or None
+        from ingest.errors import StoreUnavailable
+
         try:
             summary = ingest(settings, chosen, game=game, progress=sys.stderr.isatty())
         except CorpusError as exc:
             _fail(str(exc))
+        except StoreUnavailable as exc:
+            _fail(str(exc), 1)
         if summary.unchanged:
             note = "unchanged"
         else:
@@ -97,25 +110,15 @@ def register(app: typer.Typer) -> None:
             near = index.suggest(number, game)
             if as_json:
                 typer.echo(json.dumps({"error": f"no rule {number}", "suggestions": near}))
+            shown = number if len(number) <= 40 else number[:40] + "…"
             hint = f"; nearest: {', '.join(near)}" if near else ""
-            _fail(f"no rule {number}{' in ' + game if game else ''}{hint}")
+            _fail(f"no rule {shown}{' in ' + game if game else ''}{hint}", RULE_NOT_FOUND)
         if no_children:
             found.children = []
         if as_json:
             typer.echo(found.model_dump_json(indent=2))
             return
-        from rich.console import Console
-
-        console = Console(highlight=False)
-        r = found.rule
-        console.print(f"[bold]{r.number}[/bold]  [dim]{r.doc} ({r.game}{', ' + r.version if r.version else ''})[/dim]")
-        console.print(r.text, markup=False)
-        for c in found.children:
-            depth = len(c.parents) - len(r.parents)
-            console.print(("  " * depth) + f"[bold]{c.number}[/bold] ", end="")
-            console.print(c.text, markup=False)
-        for e in found.editions:
-            console.print(f"[dim]also in {e.doc} ({e.version or 'undated'})[/dim]")
+        _print_rule(index, found)
 
     @app.command("search")
     def search_cmd(
@@ -137,3 +140,29 @@ def register(app: typer.Typer) -> None:
             text = h.rule.text.replace("\n", " ")
             typer.echo(f"{h.rule.doc} {h.rule.number}  [{'+'.join(h.via)} {h.score:.3f}]")
             typer.echo(f"    {text[:200]}{'…' if len(text) > 200 else ''}")
+
+
+def _print_rule(index: Any, found: Any) -> None:
+    """A rule as a reader expects it: where it comes from, its number and text, its place in
+    the document, subrules and other editions."""
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    r = found.rule
+    version = f", {r.version}" if r.version else ""
+    console.print(f"[dim]{r.title or r.doc} ({r.doc}, {r.game}{version})[/dim]", markup=True)
+    for parent in reversed(r.parents):
+        up = index.get(r.doc, parent)
+        if up is not None:
+            console.print(f"[dim]in {up.number}[/dim] ", end="")
+            console.print(up.heading or up.text[:80], markup=False, style="dim")
+    console.print(f"\n[bold]Rule {r.number}[/bold]")
+    console.print(r.text, markup=False)
+    if not found.children and r.heading and r.text.strip() == r.heading.strip():
+        console.print("[dim](a heading: this document gives no further text or subrules under it)[/dim]")
+    for c in found.children:
+        depth = len(c.parents) - len(r.parents)
+        console.print(("  " * depth) + f"[bold]{c.number}[/bold] ", end="")
+        console.print(c.text, markup=False)
+    for e in found.editions:
+        console.print(f"[dim]also in {e.doc} ({e.version or 'undated'})[/dim]")

@@ -16,6 +16,23 @@ app = typer.Typer(
     add_completion=False,
 )
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        from ingest.version import package_version
+
+        typer.echo(f"arbiter {package_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print the version."
+    ),
+) -> None:
+    """Arbiter: rules answers for card games, with the rule cited."""
+
 for module in (ingest_cmds, engine_cmds, ask_cmds, web_cmds, discord_cmds, db_cmds):
     module.register(app)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -45,6 +46,8 @@ def serve(
     from arbiter_cli.db_cmds import upgrade_database
 
     upgrade_database()  # once, before any worker starts
+    base = public_base_url(host, port)
+    typer.echo(f"Arbiter: open {base}/ in a browser (API docs: {base}/docs).", err=True)
     # A factory import string lets uvicorn start several workers, each building
     # its own app from the same environment settings.
     uvicorn.run(
@@ -53,6 +56,20 @@ def serve(
         # never from uvicorn's default of trusting 127.0.0.1.
         proxy_headers=False,
     )
+
+
+def public_base_url(host: str, port: int) -> str:
+    """ARBITER_PUBLIC_BASE_URL when set; else the bound address, which becomes the setting
+    for this process and its workers (permalinks then point at the port actually served)."""
+    configured = os.environ.get("ARBITER_PUBLIC_BASE_URL")
+    if configured:
+        return configured.rstrip("/")
+    shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+    if ":" in shown:  # an IPv6 literal
+        shown = f"[{shown}]"
+    base = f"http://{shown}:{port}"
+    os.environ["ARBITER_PUBLIC_BASE_URL"] = base
+    return base
 
 
 @feedback_app.command("export")
@@ -64,7 +81,11 @@ def export(
     from web.store import Store
 
     store = Store.from_settings(Settings())
-    stream = out.open("w", encoding="utf-8") if out else sys.stdout
+    try:
+        stream = out.open("w", encoding="utf-8") if out else sys.stdout
+    except OSError as exc:
+        typer.echo(f"error: cannot write {out}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
     count = 0
     try:
         for row in store.export():

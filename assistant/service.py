@@ -25,6 +25,7 @@ from assistant.spelling import Speller, english_words, rules_vocabulary
 from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, ask_clause, build
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
 from assistant.textnorm import fold, normalise, outside_quotes, quoted_spans
+from ingest.errors import StoreUnavailable
 from ingest.models import GameInfo, SearchHit
 
 
@@ -161,10 +162,7 @@ class Assistant:
             if rules is None:
                 self._vocab = {}
             else:
-                try:
-                    texts = {g.id: [f"{r.heading or ''} {r.text}" for r in rules(game=g.id)] for g in self.games()}
-                except Exception:
-                    texts = {}
+                texts = {g.id: [f"{r.heading or ''} {r.text}" for r in rules(game=g.id)] for g in self.games()}
                 self._vocab = distinctive_vocabulary(texts) if texts else {}
         return self._vocab or None
 
@@ -210,6 +208,8 @@ class Assistant:
             for g in self.games():
                 try:
                     names = self.index.card_names(g.id)
+                except StoreUnavailable:
+                    raise
                 except Exception:
                     names = []
                 for n in names:
@@ -256,6 +256,8 @@ class Assistant:
         t = time.perf_counter()
         try:
             hits = self.index.search(req.text, game=req.game, k=5)
+        except StoreUnavailable:
+            raise  # an outage is an error to report, not "no passages"
         except Exception:
             hits = []
         self.timings.retrieval += time.perf_counter() - t
@@ -274,6 +276,8 @@ class Assistant:
             if len(hits) < 2 and not r.request.blocked:
                 try:
                     hits = self.index.search(r.request.text, game=u.game, k=5)
+                except StoreUnavailable:
+                    raise
                 except Exception:
                     pass
         return Understood(r.request, hits, u)
@@ -290,6 +294,8 @@ class Assistant:
                 try:
                     if lookup(m.group(1), g.id) is not None:
                         owners.add(g.id)
+                except StoreUnavailable:
+                    raise
                 except Exception:
                     continue
             if len(owners) == 1:
@@ -447,6 +453,8 @@ class Assistant:
         try:
             done = self._chain.invoke(req)
             ans, read_as = done.answer, done.text
+        except StoreUnavailable:
+            raise  # the caller reports the outage (503); an answer without rules would mislead
         except Exception as exc:  # the contract: unknown + error, never a crash
             ans = Answer(id=id, question=question, game=game, verdict="unknown",
                          answer="I can't rule on that. Something went wrong while answering.",

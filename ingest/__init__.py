@@ -15,15 +15,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ingest.errors import ArbiterError, IndexMissing, StoreUnavailable
 from ingest.manifest import CorpusError
 from ingest.models import Card, DocumentInfo, GameInfo, IngestSummary, Rule, SearchHit
 from ingest.parsers import ParseError
 from ingest.settings import Settings
 
 if TYPE_CHECKING:
-    from ingest.index import IndexMissing, RuleIndex, RuleLookup
+    from ingest.index import RuleIndex, RuleLookup
 
 __all__ = [
+    "ArbiterError",
     "Card",
     "CorpusError",
     "DocumentInfo",
@@ -36,6 +38,7 @@ __all__ = [
     "RuleLookup",
     "SearchHit",
     "Settings",
+    "StoreUnavailable",
     "index_is_stale",
     "ingest",
     "open_index",
@@ -64,7 +67,7 @@ def index_is_stale(settings: Settings) -> bool:
 
 
 def __getattr__(name: str) -> Any:
-    if name in {"IndexMissing", "RuleIndex", "RuleLookup"}:
+    if name in {"RuleIndex", "RuleLookup"}:
         import ingest.index as _index
 
         return getattr(_index, name)

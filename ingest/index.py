@@ -34,11 +34,12 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from ingest.cards import normalize_name
+from ingest.errors import IndexMissing, StoreUnavailable
 from ingest.models import Card, DocumentInfo, GameInfo, Rule, SearchHit
 from ingest.numbers import NUMBER_PATTERN, distance, normalize_number
 from ingest.pipeline import chunk_text, rule_from_metadata
 from ingest.settings import Settings
-from ingest.store import State, client_for, get_collection, read_all, read_state
+from ingest.store import State, client_for, get_collection, reaching, read_all, read_state
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
@@ -55,10 +56,6 @@ FUSION_WEIGHTS = {"dense": 1.0, "bm25": 2.0}
 RERANK_DEPTH = 20
 RERANK_WEIGHT = 0.1
 Mode = Literal["hybrid", "dense", "bm25"]
-
-
-class IndexMissing(RuntimeError):
-    """No ingested index for these settings; the message says to run ``arbiter ingest``."""
 
 
 class RuleLookup(BaseModel):
@@ -172,7 +169,7 @@ def expand_query(query: str) -> tuple[list[str], list[str]]:
 
 class _Bm25:
     def __init__(self, rules: list[Rule]) -> None:
-        import bm25s
+        import bm25s  # type: ignore[import-untyped]
 
         self.rules = rules
         self.model = bm25s.BM25()
@@ -187,7 +184,7 @@ class _Bm25:
         extra = [t for t in extra if t in self.vocab]
         if not (toks or extra) or not self.rules:
             return []
-        scores = self.model.get_scores(toks) if toks else 0.0
+        scores: Any = self.model.get_scores(toks) if toks else 0.0
         if extra:
             scores = scores + EXPANSION_WEIGHT * self.model.get_scores(extra)
         order = np.argsort(-scores, kind="stable")[:n]
@@ -211,8 +208,9 @@ class RuleIndex:
         self.settings = settings
         self.client = client
         self.state = state
-        coll = get_collection(client, state.rules_collection)
-        data = read_all(coll, ["metadatas"])
+        with reaching():
+            coll = get_collection(client, state.rules_collection)
+            data = read_all(coll, ["metadatas"])
         rules = [rule_from_metadata(m) for m in data["metadatas"]]
         doc_pos = {d.id: i for i, d in enumerate(state.documents)}
         rules.sort(key=lambda r: (doc_pos.get(r.doc, 1 << 30), r.order))
@@ -269,8 +267,9 @@ class RuleIndex:
         return sorted(out, key=lambda r: r.order)
 
     def suggest(self, number: str, game: str | None = None, n: int = 5) -> list[str]:
-        """Existing numbers nearest to ``number`` (shared prefix first, then numeric gap)."""
-        target = normalize_number(number)
+        """Existing numbers nearest to ``number`` (shared prefix first, then numeric gap).
+        Only the first 64 characters count: no rule number is longer."""
+        target = normalize_number(number)[:64]
         pool = sorted({normalize_number(r.number) for r in self._rules if game is None or r.game == game})
         if not pool:
             return []
@@ -288,8 +287,7 @@ class RuleIndex:
             return False
         if quote in rule.text:
             return True
-        squash = lambda s: " ".join(s.split())
-        return squash(quote) in squash(rule.text)
+        return _squash(quote) in _squash(rule.text)
 
     # ----------------------------------------------------------------- search
     @property
@@ -328,7 +326,10 @@ class RuleIndex:
     def _dense(self, query: str, game: str | None, n: int) -> list[tuple[Rule, float]]:
         vec = self.embed_query(query)
         where = {"game": game} if game else None
-        hits = self.vector_store.similarity_search_by_vector_with_relevance_scores(vec, k=n, filter=where)
+        with reaching():
+            hits = self.vector_store.similarity_search_by_vector_with_relevance_scores(
+                vec, k=n, filter=where
+            )
         out = []
         for doc, dist in hits:
             meta = doc.metadata
@@ -409,7 +410,9 @@ class RuleIndex:
             if self._cards is None:
                 cards: dict[str, list[Card]] = {}
                 if self.state.cards_collection:
-                    data = read_all(get_collection(self.client, self.state.cards_collection), ["documents"])
+                    with reaching():
+                        coll = get_collection(self.client, self.state.cards_collection)
+                        data = read_all(coll, ["documents"])
                     for doc in data["documents"]:
                         for obj in json.loads(doc):
                             card = Card.model_validate(obj)
@@ -428,6 +431,10 @@ class RuleIndex:
     def card_names(self, game: str | None = None) -> list[str]:
         names = {c.name for cs in self._load_cards().values() for c in cs if game is None or c.game == game}
         return sorted(names)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _normalized(name: str, raw: list[float]) -> list[float]:
@@ -487,7 +494,7 @@ def index_is_stale(settings: Settings) -> bool:
     try:
         client = client_for(settings, create=False)
         state = read_state(client) if client is not None else None
-    except Exception:
+    except StoreUnavailable:
         return True
     if state is None or state.model != settings.embedding_model:
         return True

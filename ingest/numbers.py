@@ -66,12 +66,24 @@ def parents(number: str) -> list[str]:
     return chain
 
 
+#: Digit runs longer than this compare as "very far" (Python refuses to convert integers of
+#: more than 4300 digits, and no printed rule number comes close).
+MAX_DIGITS = 12
+_FAR = 10**MAX_DIGITS
+
+
+def _int(digits: str) -> int:
+    """A digit run as an int, saturated at :data:`_FAR` for absurdly long runs."""
+    stripped = digits.lstrip("0") or "0"
+    return int(stripped) if len(stripped) <= MAX_DIGITS else _FAR
+
+
 def sort_key(number: str) -> tuple[tuple[int, int, str], ...]:
     """Natural order: 355.2 < 355.10 < 355.10.a < 355.11; letters after digits' siblings."""
     key: list[tuple[int, int, str]] = []
     for t in tokens(number):
         if t.isdigit():
-            key.append((0, int(t), ""))
+            key.append((0, _int(t), ""))
         else:
             key.append((1, 0, t))
     return tuple(key)
@@ -107,7 +119,7 @@ def distance(a: str, b: str) -> tuple[int, int, int]:
     elif common < len(ta) and common < len(tb):
         x, y = ta[common], tb[common]
         if x.isdigit() and y.isdigit():
-            gap = abs(int(x) - int(y))
+            gap = abs(_int(x) - _int(y))
         elif not x.isdigit() and not y.isdigit():
             gap = abs(ord(x[0]) - ord(y[0]))
         else:

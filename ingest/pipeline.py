@@ -50,13 +50,16 @@ from ingest.store import (
     State,
     add_batched,
     client_for,
+    collect_garbage,
     drop_collection,
-    drop_orphans,
     get_collection,
+    mark,
     new_collection,
     read_all,
     read_state,
+    unmark,
     write_state,
+    zeros,
 )
 
 PARSER_VERSION = "3"
@@ -146,16 +149,22 @@ def ingest(
     """
     started = time.perf_counter()
     model = settings.embedding_model
+    load_model: Callable[[], object] | None = None
     if embed is None:
-        from ingest.embedding import embed_documents
+        from ingest.embedding import embed_documents, embeddings
 
         def embed(texts: list[str]) -> list[list[float]]:
             return embed_documents(texts, model)
+
+        def load_model() -> object:
+            return embeddings(model)
 
     corpus = resolve_corpus(list(paths) if paths else list(settings.corpus), game)
     doc_fps = {d.id: doc_fingerprint(d, PARSER_VERSION, model) for d in corpus.documents}
     card_fps = {c.key: cards_fingerprint(c, PARSER_VERSION) for c in corpus.cards}
     doc_fps_all = {**doc_fps, "__games__": _games_fingerprint(corpus)}
+
+    from chromadb.errors import NotFoundError
 
     client = client_for(settings)
     assert client is not None
@@ -168,6 +177,7 @@ def ingest(
             and old.doc_fingerprints == doc_fps_all
             and old.card_fingerprints == card_fps
         ):
+            collect_garbage(client, settings)  # what killed ingests left behind
             return IngestSummary(
                 documents=len(old.documents), rules=old.rules, cards=old.cards,
                 seconds=time.perf_counter() - started, unchanged=True,
@@ -189,7 +199,7 @@ def ingest(
             data = read_all(get_collection(client, old.rules_collection), ["embeddings", "metadatas", "documents"])
             for i, rid in enumerate(data["ids"]):
                 old_records[rid] = (list(data["embeddings"][i]), data["metadatas"][i], data["documents"][i])
-        except Exception:
+        except NotFoundError:
             old_records = {}  # the live collection is gone: rebuild everything
 
     build = uuid.uuid4().hex[:12]
@@ -198,6 +208,7 @@ def ingest(
     created: list[str] = []
     bar = _progress(progress)
     try:
+        mark(client, [rules_name], "building")  # before it exists: never collected mid-build
         coll = new_collection(client, rules_name)
         created.append(rules_name)
         reused: dict[str, list[Any]] = {"ids": [], "embeddings": [], "metadatas": [], "documents": []}
@@ -250,8 +261,12 @@ def ingest(
         task = None
         if bar is not None:
             bar.start()
+            if pending and load_model is not None:  # seconds of "0/N" otherwise
+                loading = bar.add_task("Loading the embedding model", total=1)
+                load_model()
+                bar.update(loading, advance=1)
             task = bar.add_task("Embedding rules", total=total)
-        add_batched(coll, **reused)
+        add_batched(coll, reused)
         if bar is not None:
             bar.update(task, advance=len(reused["ids"]))
         # Longest first, so each batch holds texts of similar length: the model pads a batch
@@ -269,6 +284,7 @@ def ingest(
                 metadatas=[rule_metadata(b[1], b[3]) for b in batch],
                 documents=[b[2] for b in batch],
             )
+            mark(client, [rules_name], "building")  # renew the lease
             if bar is not None:
                 bar.update(task, advance=len(batch))
 
@@ -281,13 +297,14 @@ def ingest(
             kept_card_fps = dict(card_fps)
         elif corpus.cards:
             cards_name = CARDS_PREFIX + build
+            mark(client, [cards_name], "building")
             ccoll = new_collection(client, cards_name, space="l2")
             created.append(cards_name)
             old_cards = None
             if old is not None and old.cards_collection:
                 try:
                     old_cards = read_all(get_collection(client, old.cards_collection), ["metadatas", "documents"])
-                except Exception:
+                except NotFoundError:
                     old_cards = None
             for csrc in corpus.cards:
                 unchanged = old is not None and old.card_fingerprints.get(csrc.key) == card_fps[csrc.key]
@@ -304,7 +321,7 @@ def ingest(
                         if idx:
                             ccoll.add(
                                 ids=[old_cards["ids"][i] for i in idx],
-                                embeddings=[[0.0]] * len(idx),
+                                embeddings=zeros(len(idx)),
                                 metadatas=[old_cards["metadatas"][i] for i in idx],
                                 documents=[old_cards["documents"][i] for i in idx],
                             )
@@ -314,7 +331,7 @@ def ingest(
                 chunks = [cards[i : i + CARDS_PER_RECORD] for i in range(0, len(cards), CARDS_PER_RECORD)]
                 ccoll.add(
                     ids=[f"{csrc.key}#{n}" for n in range(len(chunks))],
-                    embeddings=[[0.0]] * len(chunks),
+                    embeddings=zeros(len(chunks)),
                     metadatas=[{"game": csrc.game, "file": csrc.key, "count": len(c)} for c in chunks],
                     documents=[json.dumps([c.model_dump() for c in chunk]) for chunk in chunks],
                 )
@@ -347,12 +364,15 @@ def ingest(
             bar.stop()
         for name in created:
             drop_collection(client, name)
+        unmark(client, [rules_name, cards_name] if cards_name else [rules_name])
         raise
     if bar is not None:
         bar.stop()
-    for name in old_collections - {rules_name, cards_name}:
-        drop_collection(client, name)
-    drop_orphans(client, {rules_name, cards_name})
+    # Running servers may still answer from the replaced build: retire it (dropped after
+    # the grace period by a later collection), never drop it here.
+    mark(client, sorted(old_collections - {rules_name, cards_name}), "retired")
+    unmark(client, [n for n in (rules_name, cards_name) if n])
+    collect_garbage(client, settings)
     from ingest.index import forget_index
 
     forget_index(settings)

@@ -80,6 +80,18 @@ class Settings(BaseSettings):
         default="http://127.0.0.1:8000",
         description="Base URL of the web page, used for permalinks (Discord links to full answers).",
     )
+    index_grace_seconds: float = Field(
+        default=600.0,
+        ge=0,
+        description=(
+            "How long a build an ingest replaced (or one an ingest is still writing) is kept "
+            "before garbage collection drops it, so running servers finish their requests."
+        ),
+    )
+    warm_on_start: bool = Field(
+        default=True,
+        description="Load the model and index when the web app starts (/readyz waits for it).",
+    )
     max_question_chars: int = Field(default=2000, description="Longest question accepted.")
     max_body_bytes: int = Field(default=64_000, description="Largest request body accepted.")
     rate_limit_per_minute: int = Field(

@@ -6,6 +6,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -103,3 +104,18 @@ def postgres_server(log_path: Path) -> Iterator[str]:
         if server_log.exists():
             shutil.copyfile(server_log, log_path)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def arbiter(*args: str) -> list[str]:
+    """The `arbiter` command line, run with this interpreter."""
+    return [sys.executable, "-m", "arbiter_cli", *args]
+
+
+def chroma_exe() -> str:
+    exe = Path(__file__).resolve().parent.parent / ".venv" / "bin" / "chroma"
+    if exe.exists():
+        return str(exe)
+    found = shutil.which("chroma")
+    if not found:
+        pytest.fail("the chroma CLI is missing (.venv/bin/chroma)")
+    return found

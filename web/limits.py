@@ -40,9 +40,16 @@ class BodySizeLimit:
                     raise _TooLarge
             return message
 
+        async def guarded_send(message: Message) -> None:
+            if not rejected:  # else the app is answering a cut-off body (FastAPI: 400)
+                await send(message)
+
         try:
-            await self.app(scope, limited_receive, send)
-        except _TooLarge:
+            await self.app(scope, limited_receive, guarded_send)
+        except Exception:
+            if not rejected:
+                raise
+        if rejected:
             await self._reject(send)
 
     async def _reject(self, send: Send) -> None:

@@ -85,10 +85,12 @@ def test_removed_document_disappears(corpus_copy: Path, make_settings, fake_embe
     assert index.rules(doc="riftbound-targets-guide") == []
     assert index.get("riftbound-targets-guide", "p1") is None
     assert index.get("riftbound-core-rules", "355.14") is not None
-    # the old build's collection was deleted, only the live one remains
+    # the old build's collection is retired, not dropped: running servers may still use it
+    # (tests/ingest/test_garbage.py: it is collected after the grace period)
     client = client_for(settings)
     names = {c if isinstance(c, str) else c.name for c in client.list_collections()}
-    assert {n for n in names if n.startswith("arbiter_rules_")} == {index.state.rules_collection}
+    assert index.state.rules_collection in names
+    assert len({n for n in names if n.startswith("arbiter_rules_")}) == 2
 
 
 def test_interrupted_ingest_keeps_previous_index(corpus_copy: Path, make_settings, fake_embed, embedder_class) -> None:

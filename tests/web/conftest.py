@@ -19,6 +19,7 @@ from web import LocalServices, create_app
 @pytest.fixture()
 def client(default_settings: Settings, web_services: LocalServices) -> Iterator[TestClient]:
     with TestClient(create_app(default_settings, services=web_services)) as c:
+        assert web_services.wait_warm(timeout=300), "the start-up warm-up did not finish"
         yield c
 
 

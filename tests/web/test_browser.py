@@ -30,6 +30,10 @@ UI_TIMEOUT_MS = 30_000
 
 QUESTION = 'Does "Kill a unit" target the unit?'
 FOLLOW_UP = 'And "Kill a unit at a battlefield": does it target the battlefield?'
+ABSTAINS = "Can I change my targets after choosing them?"  # no game named: "can't rule"
+MARVEL = 'In Marvel Champions, does "Deal 5 damage to a minion" target the minion?'
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
 
 
 def _squash(text: str) -> str:
@@ -61,8 +65,13 @@ class PageWatch:
     def __init__(self, page: object) -> None:
         self.requests: list[str] = []
         self.errors: list[str] = []
+        self.csp: list[str] = []
         page.on("request", lambda r: self.requests.append(r.url))  # type: ignore[attr-defined]
         page.on("pageerror", lambda e: self.errors.append(str(e)))  # type: ignore[attr-defined]
+        page.on(  # type: ignore[attr-defined]
+            "console",
+            lambda m: self.csp.append(m.text) if "Content Security Policy" in m.text else None,
+        )
 
     def assert_local_only(self) -> None:
         outside = [
@@ -73,6 +82,7 @@ class PageWatch:
         ]
         assert not outside, f"the page fetched from outside 127.0.0.1: {outside}"
         assert not self.errors, f"script errors on the page: {self.errors}"
+        assert not self.csp, f"the page broke its Content-Security-Policy: {self.csp}"
 
 
 def _open(browser: object, live_server: str, path: str = "/", **context_args: object):  # type: ignore[no-untyped-def]
@@ -85,14 +95,11 @@ def _open(browser: object, live_server: str, path: str = "/", **context_args: ob
 
 
 def _wait_for_answers(page: object, count: int) -> None:
-    """Wait until the thread holds `count` answers; fail with the page's error if one shows."""
-    page.wait_for_function(  # type: ignore[attr-defined]
-        """n => document.querySelectorAll('[data-testid="answer"]').length >= n
-              || !document.querySelector('[data-testid="error"]').hidden""",
-        arg=count,
-        timeout=ANSWER_TIMEOUT_MS,
-    )
+    """Wait until the thread holds `count` answers; fail with the page's error if one shows.
+    (Locators, not wait_for_function: the page's CSP forbids evaluating strings.)"""
     error = page.get_by_test_id("error")  # type: ignore[attr-defined]
+    nth = page.get_by_test_id("answer").nth(count - 1)  # type: ignore[attr-defined]
+    nth.or_(error).first.wait_for(state="visible", timeout=ANSWER_TIMEOUT_MS)
     if error.is_visible():
         pytest.fail(f"the page showed an error instead of an answer: {error.inner_text()}")
 
@@ -139,7 +146,12 @@ def test_ask_cite_feedback_follow_up_and_permalink(
         expect(citation).to_be_visible()
         rule_number = citation.get_attribute("data-rule") or ""
         assert rule_number
-        expect(citation.locator(".rule-number")).to_have_text(rule_number)
+        label = citation.locator(".rule-number")
+        expect(label).to_have_attribute("title", rule_number)
+        if rule_number[0].isdigit():
+            expect(label).to_have_text(rule_number)
+        else:  # an anchor of an unnumbered document: words, not "p1"
+            expect(label).not_to_have_text(rule_number)
         quote = citation.locator(".citation-quote").inner_text()
         toggle = citation.get_by_test_id("citation-toggle")
         expect(toggle).to_have_attribute("aria-expanded", "false")
@@ -261,5 +273,109 @@ def test_keyboard_and_clear_errors(browser: object, live_server: str) -> None:
         expect(page.get_by_test_id("answer")).to_have_count(0)
         expect(box).to_have_value(QUESTION)  # kept so it can be sent again
         watch.assert_local_only()
+    finally:
+        context.close()
+
+
+def _no_sideways_scroll(page: object) -> None:
+    widths = page.evaluate(  # type: ignore[attr-defined]
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], f"sideways scroll: content {widths[0]} px in {widths[1]} px"
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone-390", "desktop"])
+def test_page_fits_labels_abstentions_and_shows_a_late_error(
+    browser: object, live_server: str, artifacts_dir: Path, viewport: dict[str, int]
+) -> None:
+    from playwright.sync_api import expect
+
+    context, page, watch = _open(browser, live_server, viewport=viewport)
+    try:
+        _no_sideways_scroll(page)
+        box = page.get_by_label("Your question")
+        answers = page.get_by_test_id("answer")
+        for n, question in enumerate([QUESTION, MARVEL, ABSTAINS], start=1):
+            box.fill(question)
+            box.press("Enter")
+            _wait_for_answers(page, n)
+        _no_sideways_scroll(page)  # the header now shows the conversation too
+
+        # Unnumbered anchors read as words (docs/anchors.md): "¶1", "Target, 2nd paragraph".
+        labels = page.locator('[data-testid="citation"] .rule-number').all_inner_texts()
+        anchors = page.locator('[data-testid="citation"]').evaluate_all(
+            "els => els.map(e => e.dataset.rule)"
+        )
+        for label, anchor in zip(labels, anchors):
+            assert not re.fullmatch(r"p\d+|[a-z-]+(\.\d+)*", label), (label, anchor)
+        marvel = answers.nth(1).get_by_test_id("citation").first
+        expect(marvel).to_have_attribute("data-rule", re.compile(r"^target\.\d"))
+        expect(marvel.locator(".rule-number")).to_have_text(re.compile(r"^Target, \d+(st|nd|rd|th) paragraph"))
+
+        # A "can't rule": its rules are the closest ones, not citations it rests on, and its
+        # reason is not repeated as if it were a system error.
+        abstained = answers.nth(2)
+        expect(abstained.get_by_test_id("verdict")).to_have_attribute("data-verdict", "unknown")
+        expect(abstained.get_by_test_id("citations")).to_be_visible()
+        expect(abstained.get_by_test_id("citations").locator("h3")).to_have_text("Closest rules")
+        expect(answers.nth(0).get_by_test_id("citations").locator("h3")).to_have_text("Citations")
+        note = abstained.get_by_test_id("answer-error")
+        if note.is_visible():
+            expect(note).to_have_class(re.compile(r"\banswer-note\b"))
+        expect(page.get_by_test_id("error")).to_be_hidden()
+
+        # An error after answers (the store went away) is on screen, above everything.
+        page.route(
+            "**/v1/ask",
+            lambda route: route.fulfill(
+                status=503,
+                headers={"Retry-After": "5", "Content-Type": "application/json"},
+                body=json.dumps({"detail": {"message": "store unreachable", "retry_after": 5}}),
+            ),
+        )
+        page.evaluate("window.scrollTo(0, 0)")
+        box.fill(QUESTION)
+        box.press("Enter")
+        error = page.get_by_test_id("error")
+        expect(error).to_contain_text("Try again in 5 seconds")
+        expect(error).to_be_in_viewport(ratio=1.0)
+        on_top = error.evaluate(
+            """e => { const r = e.getBoundingClientRect();
+                      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                      return e.contains(hit); }"""
+        )
+        assert on_top, "the error is covered by something"
+        _no_sideways_scroll(page)
+        name = "phone" if viewport is PHONE else "desktop"
+        page.screenshot(path=str(artifacts_dir / f"chat-{name}-error.png"))
+        watch.assert_local_only()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path", ["/docs", "/redoc"])
+def test_api_docs_render_offline_from_packaged_assets(
+    browser: object, live_server: str, path: str
+) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=DESKTOP)  # type: ignore[attr-defined]
+    page = context.new_page()
+    loaded: list[str] = []
+    page.on("requestfinished", lambda r: loaded.append(r.url))
+    try:
+        page.goto(f"{live_server}{path}")
+        if path == "/docs":
+            expect(page.locator(".swagger-ui .info .title")).to_contain_text(
+                "Arbiter", timeout=UI_TIMEOUT_MS
+            )
+            expect(page.locator(".opblock").first).to_be_visible()
+            assert page.locator(".opblock").count() >= 8
+        else:
+            expect(page.locator("h1").first).to_contain_text("Arbiter", timeout=UI_TIMEOUT_MS)
+            expect(page.get_by_text("/v1/ask").first).to_be_attached()
+        outside = [u for u in loaded if urlsplit(u).hostname not in (None, "127.0.0.1")]
+        assert not outside, f"{path} loaded from outside 127.0.0.1: {outside}"
+        assert any("/docs-assets/" in u for u in loaded)
     finally:
         context.close()

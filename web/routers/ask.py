@@ -4,22 +4,50 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Body, Depends, HTTPException
+from fastapi import APIRouter, Body, Depends, HTTPException, Path
 
+import engine
 from assistant.answer import Answer
 from ingest.settings import Settings
 from web import deps
-from web.schemas import AskRequest, FeedbackRequest, FeedbackResponse
+from web.schemas import (
+    AnswerResponse,
+    AskRequest,
+    FeedbackRequest,
+    FeedbackResponse,
+    errors,
+)
 from web.services import LocalServices
 
-router = APIRouter(prefix="/v1", tags=["ask"], dependencies=[Depends(deps.rate_limited)])
+router = APIRouter(
+    prefix="/v1",
+    tags=["ask"],
+    dependencies=[Depends(deps.rate_limited)],
+    responses=errors(413, 429),
+)
+
+#: A small complete scenario (a Riftbound question about changing choices).
+CHECK_EXAMPLE: dict[str, Any] = {
+    "schema_version": 1,
+    "game": "riftbound",
+    "ability": {"kind": "spell", "text": "", "effects": []},
+    "state": {
+        "players": [{"id": "you", "deck_size": 20}, {"id": "opp", "deck_size": 20}],
+        "locations": [
+            {"id": "bf1", "kind": "battlefield", "controller": "you"},
+            {"id": "bf2", "kind": "battlefield", "controller": "opp"},
+        ],
+        "objects": [],
+    },
+    "question": {"kind": "can_change_choices"},
+}
 
 
 @router.post(
     "/ask",
-    response_model=Answer,
+    response_model=AnswerResponse,
     summary="Answer a rules question (the answer object of CONTRACT.md, plus answer_id)",
-    responses={404: {"description": "Unknown game (lists the loaded games)"}},
+    responses=errors(404, 422, 503),
 )
 def ask(
     body: AskRequest,
@@ -38,11 +66,14 @@ def ask(
 
 @router.get(
     "/answers/{answer_id}",
-    response_model=Answer,
+    response_model=AnswerResponse,
     summary="A stored answer (permalinks)",
-    responses={404: {"description": "No such answer"}},
+    responses=errors(404),
 )
-def get_answer(answer_id: str, svc: LocalServices = Depends(deps.services)) -> Answer:
+def get_answer(
+    answer_id: str = Path(description="The answer's answer_id.", examples=["0f3a9c1d2b4e"]),
+    svc: LocalServices = Depends(deps.services),
+) -> Answer:
     answer = svc.get_answer(answer_id)
     if answer is None:
         raise HTTPException(status_code=404, detail="no such answer")
@@ -53,7 +84,7 @@ def get_answer(answer_id: str, svc: LocalServices = Depends(deps.services)) -> A
     "/feedback",
     response_model=FeedbackResponse,
     summary="Rate an answer",
-    responses={404: {"description": "No such answer"}},
+    responses=errors(404, 422),
 )
 def feedback(body: FeedbackRequest, svc: LocalServices = Depends(deps.services)) -> FeedbackResponse:
     if not svc.feedback(body.answer_id, body.helpful, body.comment):
@@ -63,22 +94,18 @@ def feedback(body: FeedbackRequest, svc: LocalServices = Depends(deps.services))
 
 @router.post(
     "/check",
-    summary="The engine's decision for a structured scenario (see `arbiter schema`)",
-    responses={422: {"description": "Malformed scenario (names the field)"}},
+    response_model=engine.Decision,
+    summary="The engine's decision for a structured scenario (schema: `arbiter schema`)",
+    responses=errors(422),
 )
-def check(scenario: dict[str, Any] = Body(...)) -> dict[str, Any]:
-    from pydantic import ValidationError
-
-    import engine
-
+def check(
+    scenario: engine.Scenario = Body(
+        description="A complete scenario: game, ability, state, timeline and question.",
+        openapi_examples={"can_change_choices": {"summary": "Riftbound", "value": CHECK_EXAMPLE}},
+    ),
+) -> dict[str, Any]:
     try:
-        parsed = engine.Scenario.model_validate(scenario)
-        decision = engine.decide(parsed)
-    except ValidationError as exc:
-        raise HTTPException(
-            status_code=422,
-            detail=[{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()],
-        ) from None
+        decision = engine.decide(scenario)
     except engine.ScenarioError as exc:
         raise HTTPException(status_code=422, detail=str(exc)) from None
     result: dict[str, Any] = decision.model_dump(mode="json")

@@ -12,6 +12,7 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 router = APIRouter(include_in_schema=False)
 
 
-@router.get("/")
+@router.api_route("/", methods=["GET", "HEAD"])
 def index() -> FileResponse:
+    """HEAD too: uptime monitors probe with it."""
     return FileResponse(STATIC_DIR / "index.html", media_type="text/html")

@@ -15,6 +15,7 @@
     games: [],            // from GET /v1/games
     docGame: new Map(),   // document id -> game id (a citation names its doc, the rules API wants a game)
     docTitle: new Map(),  // document id -> title
+    docNumbered: new Map(), // document id -> false for documents cited by anchors (p3, target.2)
     busy: false,
   };
 
@@ -99,6 +100,11 @@
     }
     if (status === 404) throw new ApiError(detail || "Not found.", status, { detail: body && body.detail });
     if (status === 413) throw new ApiError(detail || "The request is too large.", status);
+    if (status === 503) {
+      const retry = response.headers.get("Retry-After");
+      const wait = retry ? ` Try again in ${retry} second${retry === "1" ? "" : "s"}.` : " Try again shortly.";
+      throw new ApiError(`The rules are unavailable right now.${wait}`, status, { retryAfter: retry });
+    }
     if (status === 422 || status === 400) {
       throw new ApiError(detail ? `The question was not accepted: ${detail}` : "The question was not accepted.", status);
     }
@@ -107,10 +113,13 @@
 
   // ---------------------------------------------------------------- errors and status
 
+  // The error box sits in the sticky question form, so it is on screen however long the
+  // thread is.
   function showError(message) {
     const box = $('[data-testid="error"]');
     box.textContent = message;
     box.hidden = !message;
+    if (message) box.scrollIntoView({ block: "nearest" });
   }
 
   function setBusy(busy) {
@@ -146,6 +155,7 @@
       for (const doc of game.documents || []) {
         state.docGame.set(doc.id, game.id);
         if (doc.title) state.docTitle.set(doc.id, doc.title);
+        state.docNumbered.set(doc.id, doc.numbered !== false);
       }
       select.append(el("option", { value: game.id, text: game.name ? `${game.name}` : game.id }));
     }
@@ -154,13 +164,36 @@
 
   // ---------------------------------------------------------------- rendering
 
+  function ordinal(n) {
+    const teen = n % 100 >= 11 && n % 100 <= 13;
+    const suffix = teen ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+    return `${n}${suffix}`;
+  }
+
+  // What players read for a rule id (docs/anchors.md): printed numbers stay as they are;
+  // anchors of unnumbered documents become words: "p3" -> "¶3", "target" -> "Target",
+  // "target.2" -> "Target, 2nd paragraph", "target.2.1" -> "Target, 2nd paragraph, 1st point".
+  function ruleLabel(doc, rule) {
+    const id = String(rule || "");
+    if (state.docNumbered.get(doc) !== false && /^\d/.test(id)) return id;
+    const para = /^p(\d+)$/.exec(id);
+    if (para) return `\u00b6${para[1]}`;
+    const parts = id.split(".");
+    const slug = parts.shift();
+    if (!slug || !/^[a-z][a-z0-9-]*$/.test(slug) || !parts.every((p) => /^\d+$/.test(p))) return id;
+    const name = slug.replace(/-/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+    const levels = ["paragraph", "point", "sub-point"];
+    const where = parts.map((p, i) => `${ordinal(Number(p))} ${levels[Math.min(i, levels.length - 1)]}`);
+    return [name, ...where].join(", ");
+  }
+
   function renderCitation(citation, answer) {
     const item = el("li", { class: "citation", dataset: { testid: "citation", doc: citation.doc, rule: citation.rule } });
     const docTitle = state.docTitle.get(citation.doc) || citation.doc;
     const toggle = el(
       "button",
       { type: "button", class: "citation-toggle", "aria-expanded": "false", dataset: { testid: "citation-toggle" } },
-      el("span", { class: "rule-number", text: citation.rule }),
+      el("span", { class: "rule-number", text: ruleLabel(citation.doc, citation.rule), title: citation.rule }),
       el("span", { class: "citation-doc", text: docTitle }),
     );
     const quote = el("blockquote", { class: "citation-quote", text: citation.quote || "" });
@@ -208,12 +241,14 @@
     // Unnumbered passages get their first words as heading: don't repeat them above the text.
     const stem = (rule.heading || "").replace(/(\u2026|\.\.\.)$/, "").trim();
     const heading = stem && !(rule.text || "").startsWith(stem) ? rule.heading : "";
-    const title = [rule.number || citation.rule, heading].filter(Boolean).join(" \u2014 ");
+    const label = ruleLabel(rule.doc || citation.doc, rule.number || citation.rule);
+    const title = [label, heading].filter(Boolean).join(" \u2014 ");
     nodes.push(el("h4", { class: "rule-title", text: title }));
     const meta = [rule.title || state.docTitle.get(rule.doc || citation.doc), rule.version].filter(Boolean).join(", ");
     if (meta) nodes.push(el("p", { class: "rule-meta muted", text: meta }));
     if (Array.isArray(rule.parents) && rule.parents.length) {
-      nodes.push(el("p", { class: "rule-parents muted", text: `Under ${rule.parents.join(" \u203a ")}` }));
+      const under = rule.parents.map((p) => ruleLabel(rule.doc || citation.doc, p));
+      nodes.push(el("p", { class: "rule-parents muted", text: `Under ${under.join(" \u203a ")}` }));
     }
     nodes.push(el("div", { class: "rule-text", dataset: { testid: "rule-text" }, text: rule.text || "" }));
     const children = (data && data.children) || [];
@@ -221,7 +256,7 @@
       const list = el("ol", { class: "rule-children" });
       for (const child of children) {
         list.append(
-          el("li", {}, el("span", { class: "rule-number", text: child.number || "" }), " ", el("span", { text: child.text || "" })),
+          el("li", {}, el("span", { class: "rule-number", text: ruleLabel(child.doc, child.number || "") }), " ", el("span", { text: child.text || "" })),
         );
       }
       nodes.push(el("details", { class: "rule-children-wrap" }, el("summary", { text: `Subrules (${children.length})` }), list));
@@ -270,15 +305,23 @@
       tag.hidden = false;
     }
     $('[data-testid="answer-text"]', node).textContent = answer.answer || "";
+    // A "can't rule" is an answer, not a failure: its reason is a quiet note (and left out
+    // when the answer already says it); only other errors are shown as errors.
     if (answer.error) {
       const err = $('[data-testid="answer-error"]', node);
-      err.textContent = answer.error;
-      err.hidden = false;
+      const said = (answer.answer || "").includes(answer.error);
+      if (!(verdictKey === "unknown" && said)) {
+        err.textContent = verdictKey === "unknown" ? `Why: ${answer.error}` : answer.error;
+        err.classList.toggle("answer-note", verdictKey === "unknown");
+        err.hidden = false;
+      }
     }
 
     const citations = answer.citations || [];
     if (citations.length) {
       const section = $('[data-testid="citations"]', node);
+      // An abstention rests on no rule: what it lists are the closest rules found.
+      $("h3", section).textContent = verdictKey === "unknown" ? "Closest rules" : "Citations";
       const list = $(".citation-list", section);
       for (const c of citations) list.append(renderCitation(c, answer));
       section.hidden = false;
@@ -309,7 +352,7 @@
       const details = $('[data-testid="passages"]', node);
       const list = $(".passage-list", details);
       for (const p of passages) {
-        const title = `${p.rule} \u00b7 ${state.docTitle.get(p.doc) || p.doc}`;
+        const title = `${ruleLabel(p.doc, p.rule)} \u00b7 ${state.docTitle.get(p.doc) || p.doc}`;
         list.append(el("li", {}, el("span", { class: "rule-number", text: title }), el("p", { text: p.text || "" })));
       }
       details.hidden = false;
