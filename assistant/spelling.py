@@ -73,12 +73,12 @@ class Speller:
                 return max(cands, key=lambda c: (self._rules[c], c))
         zipf = {c: self._zipf(c) for c in edits}
         for pool in (swaps, edits):
-            common = [c for c in pool if zipf[c] >= self._min_zipf + 0.5]
+            common = [c for c in pool if zipf[c] >= self._min_zipf + 1.0]
             if common:
                 return max(common, key=lambda c: (zipf[c], c))
         if self.known(w):
             return None
-        known = sorted(c for c in edits if self.known(c))
+        known = sorted(c for c in swaps if self.known(c))
         return known[0] if len(known) == 1 else None
 
 

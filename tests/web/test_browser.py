@@ -30,7 +30,7 @@ UI_TIMEOUT_MS = 30_000
 
 QUESTION = 'Does "Kill a unit" target the unit?'
 FOLLOW_UP = 'And "Kill a unit at a battlefield": does it target the battlefield?'
-ABSTAINS = "Can I change my targets after choosing them?"  # no game named: "can't rule"
+ABSTAINS = "Can I change my targets after blorping them?"  # a word nobody knows: "can't rule"
 MARVEL = 'In Marvel Champions, does "Deal 5 damage to a minion" target the minion?'
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}

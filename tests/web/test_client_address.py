@@ -62,4 +62,4 @@ def test_unreachable_state_database_answers_503_with_retry_after(
                 database_url="postgresql://arbiter@127.0.0.1:9/arbiter")
     reply = c.get("/v1/games")
     assert reply.status_code == 503
-    assert reply.headers["Retry-After"] == "5" and "database" in reply.json()["detail"]
+    assert reply.headers["Retry-After"] == "5" and "database" in reply.json()["detail"]["message"]
