@@ -46,11 +46,13 @@ serve: install
 test: install
 	bash scripts/ensure-chromium.sh
 	bash scripts/ensure-postgresql.sh
-	$(BIN)/mypy --strict engine
+	$(BIN)/ruff check .
+	$(BIN)/mypy --strict engine ingest assistant web arbiter_cli
 	$(BIN)/pytest -q
 
-lint:
+lint: install
 	$(BIN)/ruff check .
+	$(BIN)/mypy --strict engine ingest assistant web arbiter_cli
 
 bench: index
 	$(BIN)/python bench/ingest.py

@@ -89,7 +89,7 @@ class Clause:
 def _singular(noun: str) -> str:
     n = noun.lower()
     for key in sorted(_NOUNS, key=len, reverse=True):
-        if n.startswith(key) or n.startswith(key.rstrip("y")):
+        if n.startswith((key, key.rstrip("y"))):
             return key
     if n.startswith("enem"):
         return "enemy"
@@ -250,12 +250,11 @@ def parse_clause(clause: str, index: int, previous: list[Clause]) -> Clause | No
         return Clause(text, eff, because)
 
     obj = _OBJ.search(rest)
-    if _SELF.match(rest) or (subject == "it" and not obj and previous):
-        if _SELF.match(rest):
-            sel.update(kind="self")
-            because.append(("selection=self", _SELF.match(rest).group(0)))  # type: ignore[union-attr]
-            eff["selection"] = sel
-            return Clause(text, eff, because)
+    if (_SELF.match(rest) or (subject == "it" and not obj and previous)) and _SELF.match(rest):
+        sel.update(kind="self")
+        because.append(("selection=self", _SELF.match(rest).group(0)))  # type: ignore[union-attr]
+        eff["selection"] = sel
+        return Clause(text, eff, because)
     if obj is None:
         if re.match(r"^(?:it|them|that)\b", rest, re.IGNORECASE) and previous:
             sel.update(kind="reference", refers_to=previous[-1].effect["id"], ref_role="same")

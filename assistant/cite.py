@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from assistant.answer import Citation, Passage
 from assistant.seams import RuleIndexLike
+from ingest.models import SearchHit
 
 _SENT = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)]?\s+(?=[\"'\u201c\u2018(]?[A-Z0-9])")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -79,7 +80,7 @@ def verified(index: RuleIndexLike, citations: Iterable[Citation]) -> list[Citati
     return [c for c in citations if index.get(c.doc, c.rule) is not None and index.verify_quote(c.doc, c.rule, c.quote)]
 
 
-def passages_from_hits(hits: Iterable[object], limit: int = 5) -> list[Passage]:
+def passages_from_hits(hits: Iterable[SearchHit], limit: int = 5) -> list[Passage]:
     out: list[Passage] = []
     for h in hits:
         rule = h.rule

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from itertools import pairwise
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ingest.models import GameInfo
 
@@ -86,7 +86,7 @@ _FUNCTION = frozenset({"this", "that", "these", "those", "when", "then", "there"
 
 def detect_game(
     question: str, games: list[GameInfo], named: dict[str, str] | None = None,
-    vocab: dict[str, frozenset[str]] | None = None, hit_games: Sequence[str] = (),
+    vocab: dict[str, frozenset[str]] | None = None, hit_games: Sequence[tuple[str, float]] = (),
     numbered: Mapping[str, str] | None = None,
 ) -> GameGuess:
     """``named``: game ids of abilities/cards the question names (already matched);

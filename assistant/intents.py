@@ -12,11 +12,11 @@ from dataclasses import dataclass
 # Ordered: the first matching form wins (more specific forms first).
 FORMS: list[tuple[str, str]] = [
     ("targets_to_keep", r"\bhow many\b.*\b(?:keep|remain|stay|left|survive)\b"),
-    ("targets_to_drop", r"\bhow many\b.*\b(?:drop|lose|remove|cease|stop|give up|discard|shed|release|let go)"
-                        r"|\bhow many\b.*\btargets?\b.*\b(?:must|have to|need to|should)\b"),
-    ("is_mandatory", r"\bmandatory\b|\brequires? (?:me|you|the player|its controller) to (?:play|put)\b|\bmust (?:it|the unit|that unit|they) (?:go|be played|enter)\b"
+    ("targets_to_drop", (r"\bhow many\b.*\b(?:drop|lose|remove|cease|stop|give up|discard|shed|release|let go)"
+                        r"|\bhow many\b.*\btargets?\b.*\b(?:must|have to|need to|should)\b")),
+    ("is_mandatory", (r"\bmandatory\b|\brequires? (?:me|you|the player|its controller) to (?:play|put)\b|\bmust (?:it|the unit|that unit|they) (?:go|be played|enter)\b"
                      r"|\b(?:required|forced|obliged|compelled|have|has) to (?:play|put|go|enter|be played|be put)\b|\bforces? (?:\w+ ){0,3}to (?:be played|be put|go|enter)\b"
-                     r"|\bmust (?:i|you|they|the player) (?:play|put) (?:it|the unit)\b|\bobligat"),
+                     r"|\bmust (?:i|you|they|the player) (?:play|put) (?:it|the unit)\b|\bobligat")),
     # The thing being chosen decides the kind: committing to / deciding / assigning the split
     # amounts at some moment is a choice-timing question (guide p5), even when the moment is
     # named by the target choice ("when I choose the targets").
@@ -30,40 +30,40 @@ FORMS: list[tuple[str, str]] = [
                       r"(?:\s+(?:number|count|amount))?\b|\bare\s+\d+\s+(?:[\w-]+\s+)?targets\s+(?:permitted|allowed|legal|acceptable|okay|ok)\b")),
     ("legal_targets", (r"\b(?:may|can|could|might)\b[^?]*?\b\d+\s+(?:[\w-]+\s+){0,2}?(?:units?|targets?|enem(?:y|ies)|minions?|objects?|recruits?|characters?|cards?)"
                       r"\s+(?:\w+\s+)?be\s+(?:chosen|picked|selected|targeted|named)\b")),
-    ("portion_reassigned", r"\bre-?distribut|\breassign|\bre-?allocat|\bshift(?:ed)? to (?:another|the other)"
-                           r"|\bmove(?:d)? to (?:another|the other|a different) target"),
-    ("can_change", r"\b(?:change|changed|alter|altered|switch|switched|swap|swapped|redirect|revise|revised|modif(?:y|ied))\b"
-                   r".*\b(?:targets?|choices?|chosen|distribution)\b|\b(?:targets?|choices?|distribution)\b.*\b(?:change|changed|altered|switched|swapped|revised|redirected)\b"),
-    ("effect_performed", r"\b(?:still|yet)\b.*\b(?:performed|performs?|happen|happens|resolve|resolves|done|carried out|gain|draw|draws)\b.*"
-                         r"|\buntargeted\b.*\b(?:performed|happen|resolve|done|carried out)\b"),
-    ("add_target", r"\b(?:add|adding|include|including|recruit|take on|bring in|swap in|sub in|substitute)\b.*\b(?:new|extra|additional|another|more|fresh|different|second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th))\b.*\b(?:targets?|units?|enem(?:y|ies)|recruits?)\b"
+    ("portion_reassigned", (r"\bre-?distribut|\breassign|\bre-?allocat|\bshift(?:ed)? to (?:another|the other)"
+                           r"|\bmove(?:d)? to (?:another|the other|a different) target")),
+    ("can_change", (r"\b(?:change|changed|alter|altered|switch|switched|swap|swapped|redirect|revise|revised|modif(?:y|ied))\b"
+                   r".*\b(?:targets?|choices?|chosen|distribution)\b|\b(?:targets?|choices?|distribution)\b.*\b(?:change|changed|altered|switched|swapped|revised|redirected)\b")),
+    ("effect_performed", (r"\b(?:still|yet)\b.*\b(?:performed|performs?|happen|happens|resolve|resolves|done|carried out|gain|draw|draws)\b.*"
+                         r"|\buntargeted\b.*\b(?:performed|happen|resolve|done|carried out)\b")),
+    ("add_target", (r"\b(?:add|adding|include|including|recruit|take on|bring in|swap in|sub in|substitute)\b.*\b(?:new|extra|additional|another|more|fresh|different|second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th))\b.*\b(?:targets?|units?|enem(?:y|ies)|recruits?)\b"
                    r"|\b(?:choose|pick|select)\b.*\b(?:new|extra|additional|another|more|fresh|different)\b.*\b(?:targets?|units?|enem(?:y|ies)|recruits?)\b.*\b(?:resolution|resolves?|later|afterwards)\b"
-                   r"|\b(?:new|extra|additional|fresh)\b\s+(?:targets?|units?|enemy units?)\b.*\b(?:resolution|resolves|later|after)"),
-    ("choice_timing", r"\b(?:wait|put off|postpone|delay|defer)\w*\b[^?]*\buntil\b[^?]*\b(?:resolution|resolves?)\b"
+                   r"|\b(?:new|extra|additional|fresh)\b\s+(?:targets?|units?|enemy units?)\b.*\b(?:resolution|resolves|later|after)")),
+    ("choice_timing", (r"\b(?:wait|put off|postpone|delay|defer)\w*\b[^?]*\buntil\b[^?]*\b(?:resolution|resolves?)\b"
                       r"|\b(?:made|chosen|decided|selected) (?:in|during) this step\b|\b(?:chosen|made|announced|decided|picked|selected|declared|locked in|determined|set|assigned|fixed|choose|decide|announce|pick|select)\b"
                       r"[^?]*\b(?:at|during|on|when|as|upon|before|while)\b[^?]*\b(?:resolution|resolves?|resolving|played|plays?|playing|cast|finali[sz]\w*|enters?|queue|put on|chain)\b"
-                      r"|\bwhen (?:is|are|do|does)\b.*\b(?:chosen|made|announced|decided|picked|selected|declared|choose|decide|announce)\b"),
-    ("affected", r"\b(?:still|yet) (?:be |get )?(?:affected|hit|damaged|killed|stunned)\b|\b(?:is|are|was|were|be|get|gets)\b (?:\w+ ){0,3}affected\b"
+                      r"|\bwhen (?:is|are|do|does)\b.*\b(?:chosen|made|announced|decided|picked|selected|declared|choose|decide|announce)\b")),
+    ("affected", (r"\b(?:still|yet) (?:be |get )?(?:affected|hit|damaged|killed|stunned)\b|\b(?:is|are|was|were|be|get|gets)\b (?:\w+ ){0,3}affected\b"
                  r"|\bresolves? against\b|\bdoes .* still (?:affect|hit)\b"
                  # "does the Ability affect that one / the remaining one / it?": affect as main verb.
-                 r"|\b(?:does|do|will|would) (?:the |this |that |its |it )?(?:\w+ )?(?:still )?affect (?:that|this|the|it|them|those)\b"),
-    ("legal_subset", r"\b(?:legal|eligible|valid|allowed) subset\b|\bkeep\b.*\btargets?\b"
+                 r"|\b(?:does|do|will|would) (?:the |this |that |its |it )?(?:\w+ )?(?:still )?affect (?:that|this|the|it|them|those)\b")),
+    ("legal_subset", (r"\b(?:legal|eligible|valid|allowed) subset\b|\bkeep\b.*\btargets?\b"
                      # "may 3 of them remain targets?": a number of the chosen kept as targets.
                      r"|\b(?:\d+|all|both)\b(?: of (?:them|those|these|the \w+|my \w+))? (?:remain|stay|survive|be kept|continue)\w*(?: as)? (?:targets?|targeted)\b|\bconcentrat|\bkill(?:ing)? (?:all|both|the|that|those|these|only|just|each|every|\d)\b"
-                     r"|\b(?:drop|remove|discard|shed) (?:\d+|all but one|some) targets?\b.*\b(?:to|so|and)\b"),
-    ("legal_targets", r"\b(?:fill|occupy|take up|use)\b.*\b(?:two|2|both|multiple|more than one|several)\b.*\b(?:target )?slots?\b"
+                     r"|\b(?:drop|remove|discard|shed) (?:\d+|all but one|some) targets?\b.*\b(?:to|so|and)\b")),
+    ("legal_targets", (r"\b(?:fill|occupy|take up|use)\b.*\b(?:two|2|both|multiple|more than one|several)\b.*\b(?:target )?slots?\b"
                       r"|\bsame (?:object|target|unit|card|player)\b.*\b(?:twice|two|2|both|more than one)\b"
                       r"|\b(?:choose|pick|select|name)\s+(?:0|zero|no)\s*(?:targets?)?\b"
                       r"|\b(?:choose|pick|select|target)\s+\d+\s+(?:enemy |opposing |different )?(?:units?|targets?|enem(?:y|ies))\b"
                       r"|\b(?:choose|pick|select|name)\s+(?:only |just )?\d+\s*\?"
                       r"|\b(?:choos|select|pick)\w* (?:none|nothing|zero|0|no targets)\b(?! (?:of|and))[^?]*\b(?:allowed|legal|permitted|ok|okay)\b"
                       # "does it permit choosing none?": the text's permission for an empty choice.
-                      r"|\b(?:permit|allow|let)s? (?:me |you |a player |the player |its controller )?(?:to )?(?:choos|select|pick)\w* (?:none|nothing|zero|0|no)\b"),
+                      r"|\b(?:permit|allow|let)s? (?:me |you |a player |the player |its controller )?(?:to )?(?:choos|select|pick)\w* (?:none|nothing|zero|0|no)\b")),
     ("needs_target", r"\b(?:need|needs|needing|require|requires|requiring|required)\b\s+(?:a|any|at least (?:one|1)|an?)?\s*(?:valid |legal )?target"),
-    ("valid_target", r"\b(?:considered|count(?:ed|s)?|deemed) (?:to |as )?affect(?:ing)? (?:the|its|a|that) target\b|\b(?:can|could) (?:an? |the |this |that |my )?[\w' -]{0,40}?\btarget (?:an?|the|my|that|this|one|it|them)\b(?! (?:card|object) (?:it|that) comes)"
+    ("valid_target", (r"\b(?:considered|count(?:ed|s)?|deemed) (?:to |as )?affect(?:ing)? (?:the|its|a|that) target\b|\b(?:can|could) (?:an? |the |this |that |my )?[\w' -]{0,40}?\btarget (?:an?|the|my|that|this|one|it|them)\b(?! (?:card|object) (?:it|that) comes)"
                      r"|\b(?:choose|pick|select) (?:that|the|this|a|an) \w+ as (?:the|a|its) target\b"
-                     r"|\bused to \w+ (?:an?|the|that) \w+ (?:that|which|who)\b|\b(?:is|are|be|remain|still|count as)\b(?:(?! with )[^?])*\b(?:in|il)?(?:valid|legal|eligible|allowed|permissible|acceptable)\s+(?:target|choice)\b|\bcan (?:it|they|that|this|the \w+) be targeted\b"),
-    ("can_play", r"\bun(?:playable|castable|usable)\b"
+                     r"|\bused to \w+ (?:an?|the|that) \w+ (?:that|which|who)\b|\b(?:is|are|be|remain|still|count as)\b(?:(?! with )[^?])*\b(?:in|il)?(?:valid|legal|eligible|allowed|permissible|acceptable)\s+(?:target|choice)\b|\bcan (?:it|they|that|this|the \w+) be targeted\b")),
+    ("can_play", (r"\bun(?:playable|castable|usable)\b"
                  # Negative predicates of playing: "prevented from being initiated", "stop a hero from making".
                  r"|\b(?:prevent(?:s|ed)?|bar(?:s|red)?|keep(?:s)?|kept|stop(?:s|ped)?|block(?:s|ed)?) (?:(?:\w+ ){0,3}?from (?:making|playing|casting|using|activating|initiating|performing|being (?:played|cast|used|activated|initiated|put|made|performed)))\b"
                  r"|\b(?:is|are) (?:an? |the |my |his |her )?basic (?:attack|thwart)\b[^?]*\b(?:allowed|permitted|possible|legal)\b|\bcan (?:\w+[- ]?){1,5}?\b(?:play|cast|use|activate|initiate|trigger|put|make|perform|resolve|do|basic (?:attack|thwart))\b"
@@ -74,7 +74,7 @@ FORMS: list[tuple[str, str]] = [
                  r"|\benters?\b.*\bqueue\b|\b(?:go|goes|get|gets|put|placed) (?:on(?:to)?|in(?:to)?) the (?:chain|queue|trigger queue)\b"
                  r"|\b(?:legal|allowed|possible|permitted|able) to (?:play|cast|use|initiate|make)\b"
                  # "Is playing it illegal?": the gerund subject names the act asked about.
-                 r"|^\W*(?:is|was|would be|will be) (?:playing|casting|using|activating|initiating) (?:it|this|that|the \w+)\b[^?]*\b(?:legal|allowed|possible|permitted|illegal|impossible|disallowed|prohibited)\b"),
+                 r"|^\W*(?:is|was|would be|will be) (?:playing|casting|using|activating|initiating) (?:it|this|that|the \w+)\b[^?]*\b(?:legal|allowed|possible|permitted|illegal|impossible|disallowed|prohibited)\b")),
     ("is_target", r"\btarget(?:s|ed|ing)?\b|\bcount as (?:a )?target\b|\bchoose any targets\b"),
 ]
 _COMPILED = [(k, re.compile(p, re.IGNORECASE)) for k, p in FORMS]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Filler", "Lexicon", "LexiconError", "load_lexicon", "BUILTIN_DIR"]
+__all__ = ["BUILTIN_DIR", "Filler", "Lexicon", "LexiconError", "load_lexicon"]
 
 BUILTIN_DIR = Path(__file__).with_name("lexicons")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from assistant.abilities import NUM, parse_ability
 from assistant.coverage import baseline_spans, credited_spans, cues, polarity, uncovered
@@ -894,14 +894,14 @@ class _Builder:
                             r"\b(?: (?:targets?|targeted))?", re.IGNORECASE)
 
     def targets_to_drop(self) -> Parse:
-        ability, w, tl, ids, eid = self._split_setup()
+        ability, w, tl, _ids, eid = self._split_setup()
         dp = self._DROP_PRED.search(ask_clause(self.low))
         if dp:
             self.note("asked quantity: targets dropped", dp.group(0))
         return self._one(ability, w, {"kind": "targets_to_drop", "effect": eid}, tl)
 
     def targets_to_keep(self) -> Parse:
-        ability, w, tl, ids, eid = self._split_setup()
+        ability, w, tl, _ids, eid = self._split_setup()
         return self._one(ability, w, {"kind": "targets_to_drop", "effect": eid, "count": "keep"}, tl)
 
     def add_target(self) -> Parse:
@@ -1152,7 +1152,7 @@ class _Builder:
         return ability, w, tl, ids, ids[illegal_n:]
 
     def effect_performed(self) -> Parse:
-        ability, w, tl, ids, legal = self._resolution_setup()
+        ability, w, tl, _ids, _legal = self._resolution_setup()
         m = re.search(r"\b(gain|lose|draw|heal)[- ]?(?:life|cards?)?\b", self.low)
         untargeted = {"gain": "Gain 2 life", "lose": "Lose 2 life", "draw": "Draw 1 card", "heal": "Gain 2 life"}[m.group(1)] if m else "Gain 2 life"
         extra = parse_ability(untargeted)
@@ -1290,11 +1290,11 @@ class _Builder:
         return p
 
     # .................................................................. choices
-    _CHOICES = [
+    _CHOICES: ClassVar[list[tuple[str, str]]] = [
         (r"\bmove destination|\bdestination\b|\bwhere (?:it|they|the units?) (?:will )?moves?\b", "move_destination"),
-        (r"\bdamage (?:amount|split)|\bamount (?:of damage|assigned|for each)|\bhow much (?:damage|each target)\b|\bsplit\b|\bdamage (?:each|per) target\b|\bdamage assignment"
+        ((r"\bdamage (?:amount|split)|\bamount (?:of damage|assigned|for each)|\bhow much (?:damage|each target)\b|\bsplit\b|\bdamage (?:each|per) target\b|\bdamage assignment"
          # the thing chosen is the division of an amount: "division", "divide", "allocate", "amounts".
-         r"|\bdivi(?:sion|de|ded|ding)\b|\ballocat\w*|\bapportion\w*|\bamounts\b", "split_amounts"),
+         r"|\bdivi(?:sion|de|ded|ding)\b|\ballocat\w*|\bapportion\w*|\bamounts\b"), "split_amounts"),
         (r"\bdistribut", "distribution"),
         (r"[\"']may[\"']|\bmay choice\b|\boptional\b|\bwhether to (?:perform|do)\b", "may"),
         (r"\bchoices? (?:that )?(?:this section|the rules?|these rules|this step) (?:doesn't|does not|don't|do not|never) (?:outline|cover|list|mention|describe)\w*", "other"),
@@ -1472,7 +1472,7 @@ _NO_EFFECT = re.compile(
     r"(?:do(?:es)? nothing(?: at all)?|resolves? (?:with|to) no effect|fizzles?|ha(?:s|ve) no effect(?: at all)?)\b", re.IGNORECASE)
 
 
-def route_known(b: "_Builder", kind: str) -> str:
+def route_known(b: _Builder, kind: str) -> str:
     """A known rules example routes to the question kinds its rule decides; a question
     about it parsed into any other kind abstains rather than meet a generic template.
     An ability whose choice carries a requirement (a play location): a question that asks

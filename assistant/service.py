@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import replace
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from langchain_core.runnables import Runnable, RunnableLambda
@@ -16,14 +15,14 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from assistant.answer import Answer, TraceStep
 from assistant.cite import cite, passages_from_hits
 from assistant.games import detect_game, distinctive_vocabulary
+from assistant.gates import ConceptGate, filled_concepts
 from assistant.guard import screen
 from assistant.intents import KindClassifier
-from assistant.gates import ConceptGate, filled_concepts
 from assistant.lexicon import load_lexicon
 from assistant.normalize import Normalised, Normaliser
-from assistant.spelling import Speller, english_words, rules_vocabulary
 from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, ask_clause, build
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
+from assistant.spelling import Speller, english_words, rules_vocabulary
 from assistant.textnorm import fold, normalise, outside_quotes, quoted_spans
 from ingest.errors import StoreUnavailable
 from ingest.models import GameInfo, SearchHit
@@ -185,7 +184,7 @@ class Assistant:
     @property
     def gate(self) -> ConceptGate:
         if self._gate is None:
-            self.normaliser  # builds both from one lexicon
+            _ = self.normaliser  # builds both from one lexicon
         assert self._gate is not None
         return self._gate
 
@@ -210,7 +209,7 @@ class Assistant:
                     names = self.index.card_names(g.id)
                 except StoreUnavailable:
                     raise
-                except Exception:
+                except Exception:  # noqa: BLE001 - an index without card data names no cards
                     names = []
                 for n in names:
                     f = fold(n)
@@ -258,7 +257,7 @@ class Assistant:
             hits = self.index.search(req.text, game=req.game, k=5)
         except StoreUnavailable:
             raise  # an outage is an error to report, not "no passages"
-        except Exception:
+        except Exception:  # noqa: BLE001 - a failed search is an answer without passages
             hits = []
         self.timings.retrieval += time.perf_counter() - t
         return Retrieved(req, hits)
@@ -278,7 +277,7 @@ class Assistant:
                     hits = self.index.search(r.request.text, game=u.game, k=5)
                 except StoreUnavailable:
                     raise
-                except Exception:
+                except Exception:  # noqa: BLE001, S110 - keep the unfiltered passages
                     pass
         return Understood(r.request, hits, u)
 
@@ -296,7 +295,7 @@ class Assistant:
                         owners.add(g.id)
                 except StoreUnavailable:
                     raise
-                except Exception:
+                except Exception:  # noqa: BLE001, S112 - a malformed number names no game
                     continue
             if len(owners) == 1:
                 out[m.group(1)] = owners.pop()
@@ -357,7 +356,7 @@ class Assistant:
             try:
                 u.parse = llm_parse(self._llm, q, u.game)
                 u.error = None
-            except Exception as exc:  # an LLM failure is an abstention, never a crash
+            except Exception as exc:  # noqa: BLE001 - an LLM failure is an abstention, never a crash
                 u.error = u.error or f"LLM parse failed: {exc}"
         return u
 
@@ -372,12 +371,12 @@ class Assistant:
 
         t = time.perf_counter()
         try:
-            scenarios = u.parse.alternatives or [u.parse.scenario]
-            decisions = [engine.decide(engine.load_scenario(s)) for s in scenarios if s is not None]
+            scenarios = u.parse.alternatives or ([u.parse.scenario] if u.parse.scenario is not None else [])
+            decisions = [engine.decide(engine.load_scenario(s)) for s in scenarios]
         except engine.ScenarioError as exc:
             u.error = f"The rules loaded do not decide this: {exc}"
             decisions = []
-        except Exception as exc:  # pragma: no cover - engine bug: abstain, never guess
+        except Exception as exc:  # noqa: BLE001  # pragma: no cover - engine bug: abstain, never guess
             u.error = f"engine failure: {type(exc).__name__}: {exc}"
             decisions = []
         self.timings.engine += time.perf_counter() - t
@@ -424,7 +423,7 @@ class Assistant:
             lead = f"{d.value}."
         ans.answer = f"{lead} {d.reason}".strip()
         assert index is not None
-        focus = " ".join([req.question, d.reason])
+        focus = f"{req.question} {d.reason}"
         ans.citations = cite(index, d.rules, focus)
         if not ans.citations and hits:
             ans.citations = cite(index, [(p.doc, p.rule) for p in passages[:1]], focus, limit=1)
@@ -455,7 +454,7 @@ class Assistant:
             ans, read_as = done.answer, done.text
         except StoreUnavailable:
             raise  # the caller reports the outage (503); an answer without rules would mislead
-        except Exception as exc:  # the contract: unknown + error, never a crash
+        except Exception as exc:  # noqa: BLE001 - the contract: unknown + error, never a crash
             ans = Answer(id=id, question=question, game=game, verdict="unknown",
                          answer="I can't rule on that. Something went wrong while answering.",
                          error=f"internal error: {type(exc).__name__}: {exc}",
@@ -475,7 +474,7 @@ class Assistant:
             "read_as": norm.text, "edits": [{"was": e.was, "now": e.now, "why": e.why} for e in norm.edits],
             "game": u.game, "game_because": u.game_because, "kind": u.kind, "kind_via": u.kind_via,
             "because": [{"part": p, "words": w} for p, w in (u.parse.because if u.parse else [])],
-            "scenario": (u.parse.alternatives or [u.parse.scenario]) if u.parse else None,
+            "scenario": (u.parse.alternatives or [u.parse.scenario]) if u.parse and u.parse.scenario is not None else None,
             "combine": u.parse.combine if u.parse else None, "error": u.error,
         }
 
@@ -509,7 +508,7 @@ def merge_followup(previous: str, followup: str) -> str:
         for rx in (re.compile(rf"(\b{re.escape(ctx)}\s+)\d+(\s*-?\s*{stem}s?)\b", re.IGNORECASE),
                    re.compile(rf"()\b\d+(\s*-?\s*{stem}s?)\b", re.IGNORECASE)):
             if rx.search(out):
-                out = rx.sub(lambda m: m.group(1) + num + m.group(2), out, count=1)
+                out = rx.sub(rf"\g<1>{num}\g<2>", out, count=1)
                 break
     for qs in quoted_spans(f):
         olds = quoted_spans(out)

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 def pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
 def main() -> None:
@@ -64,7 +64,7 @@ def main() -> None:
         print(f"  {name:<32} {v / total * 100:5.1f} %  ({v / len(lat) * 1000:.2f} ms/question)")
     env = dict(os.environ, ARBITER_INDEX_DIR=str(settings.index_dir))
     t = time.perf_counter()
-    p = subprocess.run([str(ROOT / ".venv" / "bin" / "arbiter"), "ask", 'Does "Kill a unit" target the unit?',
+    p = subprocess.run(check=False, args=[str(ROOT / ".venv" / "bin" / "arbiter"), "ask", 'Does "Kill a unit" target the unit?',
                         "--game", "riftbound", "--json"], env=env, capture_output=True, text=True)
     print(f"cold `arbiter ask` wall time: {time.perf_counter() - t:.2f} s (exit {p.returncode})")
 

@@ -204,10 +204,9 @@ class _Ctx:
             return [("cannot_be_attacked", "it cannot be attacked")]  # target.3.8
         if "thwart" in labels and "cannot_be_thwarted" in e.restrictions:
             return [("cannot_be_thwarted", "it cannot be thwarted")]  # target.3.9
-        if self.ab.uses_stat and self.ab.source in w.entities:
-            if w.entities[self.ab.source].stat(self.ab.uses_stat) == 0:
-                self.step("zero_stat", f"{self.ab.uses_stat.upper()} 0 does not stop it",
-                          "ignored")
+        if (self.ab.uses_stat and self.ab.source in w.entities
+                and w.entities[self.ab.source].stat(self.ab.uses_stat) == 0):
+            self.step("zero_stat", f"{self.ab.uses_stat.upper()} 0 does not stop it", "ignored")
         actions = [ef.action, *ef.extra_actions]
         misses: list[tuple[str, str]] = []
         hits = 0
@@ -652,7 +651,7 @@ def _affected(c: _Ctx) -> Decision:
         origs = c.originals(ef)
         if q.object not in origs:
             continue
-        legal, illegal = _resolution_targets(c, ef)
+        _legal, illegal = _resolution_targets(c, ef)
         if q.object in illegal:
             con = c.concept("each_invalid_unaffected" if ef.selection.kind == "all"
                             else "illegal_unaffected")

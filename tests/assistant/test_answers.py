@@ -19,14 +19,14 @@ def _run(assistant: Assistant, path, use_game: bool = True):  # type: ignore[no-
 
 
 def test_dev_set_targets(assistant: Assistant, dev_path) -> None:  # type: ignore[no-untyped-def]
-    items, answers, r = _run(assistant, dev_path)
+    _items, _answers, r = _run(assistant, dev_path)
     assert r.accuracy >= 0.95, r.misses
     assert r.wrong_on_unknown == 0
     assert r.citation_hit >= 0.95, r.misses
 
 
 def test_paraphrase_set(assistant: Assistant, paraphrase_path) -> None:  # type: ignore[no-untyped-def]
-    items, answers, r = _run(assistant, paraphrase_path)
+    _items, _answers, r = _run(assistant, paraphrase_path)
     assert r.accuracy >= 0.9, r.misses
     assert r.wrong_on_unknown == 0
     assert r.citation_hit >= 0.9, r.misses
@@ -34,12 +34,12 @@ def test_paraphrase_set(assistant: Assistant, paraphrase_path) -> None:  # type:
 
 def test_no_wrong_answers_without_game_hint(assistant: Assistant, dev_path) -> None:  # type: ignore[no-untyped-def]
     # Without the game argument, detection may abstain but must not flip a verdict.
-    items, answers, r = _run(assistant, dev_path, use_game=False)
+    _items, _answers, r = _run(assistant, dev_path, use_game=False)
     assert r.wrong == 0, r.misses
 
 
 def test_every_citation_verifies(assistant: Assistant, default_index, dev_path) -> None:  # type: ignore[no-untyped-def]
-    items, answers, _ = _run(assistant, dev_path)
+    _items, answers, _ = _run(assistant, dev_path)
     n = 0
     for a in answers:
         for c in a.citations:
