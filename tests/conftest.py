@@ -32,6 +32,17 @@ def shared_dir() -> Path:
     return SHARED
 
 
+@pytest.fixture
+def corpus_copy(tmp_path: Path, shared_dir: Path) -> Path:
+    """The default corpus copied to a tmp folder the test may edit."""
+    dest = tmp_path / "corpus"
+    shutil.copytree(shared_dir / "corpus", dest)
+    for f in dest.iterdir():
+        f.chmod(0o644)
+    dest.chmod(0o755)
+    return dest
+
+
 @pytest.fixture(scope="session")
 def default_settings(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Settings:
     """Settings for the default corpus in a session-wide temporary index."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -72,11 +71,3 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
     return make
 
 
-@pytest.fixture
-def corpus_copy(tmp_path: Path, shared_dir: Path) -> Path:
-    dest = tmp_path / "corpus"
-    shutil.copytree(shared_dir / "corpus", dest)
-    for f in dest.iterdir():
-        f.chmod(0o644)
-    dest.chmod(0o755)
-    return dest

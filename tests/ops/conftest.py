@@ -4,22 +4,10 @@ each a separate process, as in a deployment."""
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-
-@pytest.fixture
-def corpus_copy(tmp_path: Path, shared_dir: Path) -> Path:
-    """The default corpus copied to a tmp folder the test may edit."""
-    dest = tmp_path / "corpus"
-    shutil.copytree(shared_dir / "corpus", dest)
-    for f in dest.iterdir():
-        f.chmod(0o644)
-    dest.chmod(0o755)
-    return dest
 
 
 @pytest.fixture
