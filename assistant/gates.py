@@ -80,7 +80,7 @@ class ConceptGate:
         low = outside_quotes(question).lower()
         spans: list[tuple[int, int]] = []
         evidence = list(evidence)
-        said = {w for ev in evidence for w in re.findall(r"[a-z]+", (ev or "").lower())}
+        said = {_stem(w) for ev in evidence for w in re.findall(r"[a-z]+", (ev or "").lower())}
         for ev in evidence:
             e = (ev or "").strip().strip('"').lower()
             if len(e) < 2:
@@ -95,7 +95,7 @@ class ConceptGate:
                 if any(a <= m.start() < b for a, b in quotes):
                     continue
                 words = re.findall(r"[a-z]+", m.group(0).lower())
-                if all(_stem(w) in {_stem(s) for s in said} for w in words):
+                if all(_stem(w) in said for w in words):
                     continue  # the slot's own words (the ability text it read) say it
                 if not any(a <= m.start() and m.end() <= b for a, b in spans):
                     out.append(Unread(name, m.group(0)))

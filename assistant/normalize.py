@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from assistant.lexicon import Lexicon
 from assistant.spelling import Speller
-from assistant.textnorm import plain_quotes, quoted_spans
+from assistant.textnorm import map_outside_quotes, plain_quotes
 
 __all__ = ["Edit", "Normalised", "Normaliser"]
 
@@ -134,11 +134,6 @@ class Normaliser:
         text = re.sub(r"\s+", " ", plain_quotes(question)).strip()
         edits: list[Edit] = []
         unknown: list[str] = []
-        out, pos = [], 0
-        for q in quoted_spans(text):
-            out.append(self._words(self._contractions(text[pos:q.start], edits), edits, unknown))
-            out.append(text[q.start:q.end])
-            pos = q.end
-        out.append(self._words(self._contractions(text[pos:], edits), edits, unknown))
-        text = self._filler(re.sub(r"\s+", " ", "".join(out)).strip(), edits)
+        read = map_outside_quotes(text, lambda seg: self._words(self._contractions(seg, edits), edits, unknown))
+        text = self._filler(re.sub(r"\s+", " ", read).strip(), edits)
         return Normalised(original=question, text=text, edits=tuple(edits), unknown=tuple(unknown))

@@ -18,7 +18,7 @@ from assistant.games import detect_game, distinctive_vocabulary
 from assistant.gates import ConceptGate, filled_concepts
 from assistant.guard import screen
 from assistant.intents import KindClassifier
-from assistant.lexicon import load_lexicon
+from assistant.lexicon import Lexicon, load_lexicon
 from assistant.normalize import Normalised, Normaliser
 from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, ask_clause, build
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
@@ -129,6 +129,8 @@ class Assistant:
         self._cards: dict[str, tuple[str, str, str]] | None = None
         self._games: list[GameInfo] | None = None
         self._vocab: dict[str, frozenset[str]] | None = None
+        self._texts: dict[str, list[str]] | None = None
+        self._lexicon: Lexicon | None = None
         self._normaliser: Normaliser | None = None
         self._gate: ConceptGate | None = None
         self.timings = Timings()
@@ -157,35 +159,39 @@ class Assistant:
 
     def _vocabulary(self) -> dict[str, frozenset[str]] | None:
         if self._vocab is None:
-            rules = getattr(self.index, "rules", None)
-            if rules is None:
-                self._vocab = {}
-            else:
-                texts = {g.id: [f"{r.heading or ''} {r.text}" for r in rules(game=g.id)] for g in self.games()}
-                self._vocab = distinctive_vocabulary(texts) if texts else {}
+            texts = self._rule_texts()
+            self._vocab = distinctive_vocabulary(texts) if texts else {}
         return self._vocab or None
+
+    def _rule_texts(self) -> dict[str, list[str]]:
+        """Per loaded game, its rules' headings and texts (read from the index once); empty
+        for an index that cannot list its rules."""
+        if self._texts is None:
+            rules = getattr(self.index, "rules", None)
+            self._texts = {} if rules is None else {
+                g.id: [f"{r.heading or ''} {r.text}" for r in rules(game=g.id)] for g in self.games()}
+        return self._texts
+
+    @property
+    def lexicon(self) -> Lexicon:
+        if self._lexicon is None:
+            self._lexicon = load_lexicon()
+        return self._lexicon
 
     @property
     def normaliser(self) -> Normaliser:
         """Players' register -> plain wording; its speller knows the loaded rules' words."""
         if self._normaliser is None:
-            lexicon = load_lexicon()
-            texts: list[str] = []
-            rules = getattr(self.index, "rules", None)
-            if rules is not None:
-                for g in self.games():
-                    texts += [f"{r.heading or ''} {r.text}" for r in rules(game=g.id)]
-            names = [f"{g.id.replace('-', ' ')} {g.name}" for g in self.games()] if rules is not None else []
-            vocab = rules_vocabulary(texts, [*lexicon.words(), *names])
-            self._normaliser = Normaliser(lexicon, Speller(vocab, english_words()))
-            self._gate = ConceptGate(lexicon)
+            texts = self._rule_texts()
+            names = [f"{g.id.replace('-', ' ')} {g.name}" for g in self.games()] if texts else []
+            vocab = rules_vocabulary([t for ts in texts.values() for t in ts], [*self.lexicon.words(), *names])
+            self._normaliser = Normaliser(self.lexicon, Speller(vocab, english_words()))
         return self._normaliser
 
     @property
     def gate(self) -> ConceptGate:
         if self._gate is None:
-            _ = self.normaliser  # builds both from one lexicon
-        assert self._gate is not None
+            self._gate = ConceptGate(self.lexicon)
         return self._gate
 
     def _timed_embed_query(self, text: str) -> list[float]:

@@ -7,6 +7,7 @@ grammar in :mod:`assistant.grammar` can match it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _NUMBER_WORDS: dict[str, int] = {
@@ -96,18 +97,27 @@ SYNONYMS: list[tuple[str, str]] = [
 _SYNONYMS = [(re.compile(p, re.IGNORECASE), r) for p, r in SYNONYMS]
 
 
-def canonical(text: str) -> str:
-    """Players' phrasing -> the rules' words, outside quoted text only."""
-    spans = quoted_spans(text)
+def map_outside_quotes(text: str, fn: Callable[[str], str]) -> str:
+    """``fn`` applied to every stretch of ``text`` outside quoted spans; quoted card text
+    is kept exactly as written."""
     out, pos = [], 0
-    for q in spans + [Quoted("", len(text), len(text))]:
-        seg = text[pos:q.start]
-        for rx, rep in _SYNONYMS:
-            seg = rx.sub(rep, seg)
-        out.append(seg)
+    for q in quoted_spans(text):
+        out.append(fn(text[pos:q.start]))
         out.append(text[q.start:q.end])
         pos = q.end
+    out.append(fn(text[pos:]))
     return "".join(out)
+
+
+def canonical(text: str) -> str:
+    """Players' phrasing -> the rules' words, outside quoted text only."""
+
+    def rewrite(seg: str) -> str:
+        for rx, rep in _SYNONYMS:
+            seg = rx.sub(rep, seg)
+        return seg
+
+    return map_outside_quotes(text, rewrite)
 
 
 def normalise(text: str) -> str:
