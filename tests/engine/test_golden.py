@@ -1,5 +1,5 @@
 """Golden scenarios: every worked example of the four corpus documents, with the
-documented outcome and the rule that decides it (tests/engine/golden/*.json)."""
+documented outcome and the rule that decides it (engine/golden/*.json)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from engine import RuleRef, decide, load_scenario
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
 FILES = sorted(GOLDEN.glob("*.json"))
 
 
