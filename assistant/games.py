@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from assistant.words import stem
 from ingest.models import GameInfo
 
 
@@ -32,24 +33,13 @@ def _term_re(term: str) -> re.Pattern[str]:
 _WORD = re.compile(r"[a-z][a-z'\-]{3,}")
 
 
-def _stem(w: str) -> str:
-    w = w.strip("'-")
-    if w.endswith("ies") and len(w) > 5:
-        return w[:-3] + "y"
-    if re.search(r"(?:s|x|z|ch|sh)es$", w) and len(w) > 5:
-        return w[:-2]
-    if w.endswith("s") and not w.endswith("ss") and len(w) > 4:
-        return w[:-1]
-    return w
-
-
 def distinctive_vocabulary(texts: dict[str, list[str]]) -> dict[str, frozenset[str]]:
     """Per game, the (stemmed) words its loaded rule texts use and no other game's do.
     Computed from the index, so it follows whatever documents are loaded."""
-    words = {g: {_stem(w) for t in ts for w in _WORD.findall(t.lower())} for g, ts in texts.items()}
+    words = {g: {stem(w) for t in ts for w in _WORD.findall(t.lower())} for g, ts in texts.items()}
     # A game's own terms are the words its rules capitalise mid-sentence ("Might", "Chain",
     # "Recruit", "Trigger Queue"): ordinary English words ("still", "making") are not.
-    terms = {g: {_stem(m.group(1).lower()) for t in ts for m in _TERM.finditer(t)} for g, ts in texts.items()}
+    terms = {g: {stem(m.group(1).lower()) for t in ts for m in _TERM.finditer(t)} for g, ts in texts.items()}
     out: dict[str, frozenset[str]] = {}
     for g, ws in words.items():
         others = set().union(*(v for k, v in words.items() if k != g)) if len(words) > 1 else set()
@@ -64,7 +54,7 @@ def distinctive_vocabulary(texts: dict[str, list[str]]) -> dict[str, frozenset[s
 
 
 def _bigrams(text: str) -> dict[str, int]:
-    toks = [_stem(w) for w in re.findall(r"[a-z][a-z'\-]*", text.lower())]
+    toks = [stem(w) for w in re.findall(r"[a-z][a-z'\-]*", text.lower())]
     out: dict[str, int] = {}
     for a, b in pairwise(toks):
         if len(a) < 3 or len(b) < 3 or a in _FUNCTION or b in _FUNCTION or a in _GLUE or b in _GLUE:
@@ -97,7 +87,7 @@ def detect_game(
     scores: dict[str, float] = {g.id: 0.0 for g in games}
     why: dict[str, list[str]] = {g.id: [] for g in games}
     low = question.lower()
-    stems = {_stem(w) for w in re.findall(r"[a-z][a-z'\-]*", low)}
+    stems = {stem(w) for w in re.findall(r"[a-z][a-z'\-]*", low)}
     for g in games:
         names = {g.id.replace("-", " "), g.id}
         if g.name:
@@ -109,13 +99,13 @@ def detect_game(
                 why[g.id].append(f"mentions {n!r}")
         for t in g.terms:
             hits = _term_re(t).findall(question)
-            if not hits and t[:1].islower() and " " not in t and _stem(t.lower()) in stems:
+            if not hits and t[:1].islower() and " " not in t and stem(t.lower()) in stems:
                 hits = [t]  # an inflected form ("battlefields", "finalized")
             if hits:
                 scores[g.id] += 1.0 * min(len(hits), 2) + (0.5 if " " in t else 0)
                 why[g.id].append(repr(t))
     if vocab:
-        toks = {_stem(w) for w in _WORD.findall(low)} | set(_bigrams(low))
+        toks = {stem(w) for w in _WORD.findall(low)} | set(_bigrams(low))
         vhits = {gid: sorted(toks & vocab.get(gid, frozenset())) for gid in scores}
         # Words only one game's documents use count when they point one way only; two or
         # more are needed when nothing else speaks for that game.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from assistant.lexicon import Lexicon
 from assistant.textnorm import outside_quotes, quoted_spans
+from assistant.words import stem
 
 __all__ = ["ConceptGate", "Unread", "filled_concepts"]
 
@@ -50,13 +51,6 @@ def _pattern(entries: Iterable[str]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{a})" for a in alts), re.IGNORECASE)
 
 
-def _stem(w: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
-            return w[: -len(suffix)]
-    return w
-
-
 @dataclass(frozen=True)
 class Unread:
     concept: str
@@ -80,7 +74,7 @@ class ConceptGate:
         low = outside_quotes(question).lower()
         spans: list[tuple[int, int]] = []
         evidence = list(evidence)
-        said = {_stem(w) for ev in evidence for w in re.findall(r"[a-z]+", (ev or "").lower())}
+        said = {stem(w) for ev in evidence for w in re.findall(r"[a-z]+", (ev or "").lower())}
         for ev in evidence:
             e = (ev or "").strip().strip('"').lower()
             if len(e) < 2:
@@ -95,7 +89,7 @@ class ConceptGate:
                 if any(a <= m.start() < b for a, b in quotes):
                     continue
                 words = re.findall(r"[a-z]+", m.group(0).lower())
-                if all(_stem(w) in said for w in words):
+                if all(stem(w) in said for w in words):
                     continue  # the slot's own words (the ability text it read) say it
                 if not any(a <= m.start() and m.end() <= b for a, b in spans):
                     out.append(Unread(name, m.group(0)))
