@@ -67,13 +67,13 @@ def register(app: typer.Typer) -> None:
             except OSError as exc:
                 _fail(f"cannot read {jsonl}: {exc.strerror or exc}")
         a = _assistant()
-        from assistant import UnknownGameError
         from assistant.answer import Answer
+        from ingest.errors import UnknownGame
 
         if question is not None:
             try:
                 ans = a.ask(question, game=game)
-            except UnknownGameError as exc:
+            except UnknownGame as exc:
                 _fail(str(exc))
             if explain:
                 ex = a.explain(question, game)
@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
                     raise ValueError("needs a string 'question'")  # noqa: TRY004 - reported as a bad line
                 qid = d.get("id")
                 ans = a.ask(d["question"], game=d.get("game") or game, id=None if qid is None else str(qid))
-            except UnknownGameError as exc:
+            except UnknownGame as exc:
                 ans = Answer(id=None if qid is None else str(qid), question=str(d.get("question", "")),
                              verdict="unknown", answer=f"I can't rule on that. {exc}", error=str(exc))
             except (json.JSONDecodeError, ValueError) as exc:

@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the decision as JSON."),
     ) -> None:
         """Decide a targeting scenario and print the ruling with the rules it rests on."""
-        from engine import ScenarioError, decide, load_scenario
+        from engine import ArbiterError, decide, load_scenario
 
         try:
             text = scenario.read_text(encoding="utf-8")
@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         try:
             decision = decide(load_scenario(text))
-        except ScenarioError as exc:
+        except ArbiterError as exc:  # a malformed scenario or a game without a policy
             typer.echo(f"error: invalid scenario: {exc}", err=True)
             raise typer.Exit(2) from None
         if as_json:

@@ -8,7 +8,7 @@ verified citations.
 
 from assistant.answer import Answer, Citation, Passage, TraceStep
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
-from assistant.service import Assistant, UnknownGameError
+from assistant.service import Assistant
 
 __all__ = [
     "Answer",
@@ -19,5 +19,4 @@ __all__ = [
     "Passage",
     "RuleIndexLike",
     "TraceStep",
-    "UnknownGameError",
 ]

@@ -5,8 +5,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from ingest.errors import ArbiterError
 
-class IndexUnavailable(RuntimeError):
+
+class IndexUnavailable(ArbiterError, RuntimeError):
     """No index exists and none could be built (the message says which command to run)."""
 
 

@@ -13,12 +13,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ingest.errors import ArbiterError
+
 __all__ = ["BUILTIN_DIR", "Filler", "Lexicon", "LexiconError", "load_lexicon"]
 
 BUILTIN_DIR = Path(__file__).with_name("lexicons")
 
 
-class LexiconError(ValueError):
+class LexiconError(ArbiterError, ValueError):
     """A lexicon file is missing or malformed (the message names the file)."""
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.parse import Parse
+from ingest.errors import ArbiterError
 
 
-class LLMUnavailable(RuntimeError):
+class LLMUnavailable(ArbiterError, RuntimeError):
     """The configured provider's LangChain package is not installed or not configured."""
 
 

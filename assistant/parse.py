@@ -18,9 +18,10 @@ from assistant.coverage import baseline_spans, credited_spans, cues, polarity, u
 from assistant.intents import KindClassifier
 from assistant.known import KNOWN, KnownAbility
 from assistant.textnorm import fold, normalise, number_of, outside_quotes, quoted_spans
+from ingest.errors import ArbiterError
 
 
-class ParseFailure(Exception):
+class ParseFailure(ArbiterError, ValueError):
     """The question could not be turned into a scenario with confidence."""
 
 

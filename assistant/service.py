@@ -8,6 +8,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.runnables import Runnable, RunnableLambda
@@ -24,17 +25,9 @@ from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, as
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
 from assistant.spelling import Speller, english_words, rules_vocabulary
 from assistant.textnorm import fold, normalise, outside_quotes, quoted_spans
-from ingest.errors import StoreUnavailable
+from assistant.worked import NoReading, Reading, WorkedCases, load_cases
+from ingest.errors import ArbiterError, StoreUnavailable, UnknownGame
 from ingest.models import GameInfo, SearchHit
-
-
-class UnknownGameError(LookupError):
-    """``game`` was given but no rules for it are loaded (the web answers 404)."""
-
-    def __init__(self, game: str, loaded: list[str]) -> None:
-        super().__init__(f"game {game!r} is not loaded (loaded: {', '.join(loaded) or 'none'})")
-        self.game = game
-        self.loaded = loaded
 
 
 @dataclass
@@ -57,6 +50,8 @@ class Understanding:
     kind_via: str = ""
     pick: AbilityPick | None = None
     text: str = ""
+    worked: Reading | None = None
+    worked_error: str = ""
 
 
 @dataclass(frozen=True)
@@ -133,6 +128,7 @@ class Assistant:
         self._lexicon: Lexicon | None = None
         self._normaliser: Normaliser | None = None
         self._gate: ConceptGate | None = None
+        self._worked_cases: WorkedCases | None = None
         self.timings = Timings()
         if llm is None and settings is not None and getattr(settings, "llm_provider", None):
             from assistant.llm import chat_model
@@ -329,8 +325,12 @@ class Assistant:
                             numbered=self._numbered(q))
             u.game, u.game_because = g.game, g.because
         if u.game is None:
-            u.error = f"I can't tell which game this is about ({u.game_because}); name the game."
-            return u
+            reading = self._read_worked(req, q, None)
+            if isinstance(reading, Reading):
+                u.game, u.game_because = reading.case.game, "the question reads as a worked case of this game"
+            else:
+                u.error = f"I can't tell which game this is about ({u.game_because}); name the game."
+                return u
         if req.unknown:
             # A word no loaded rule, lexicon or dictionary knows may change the question: the
             # reading would silently drop it.
@@ -339,12 +339,27 @@ class Assistant:
             return u
         if pick and pick.game and pick.game != u.game:
             pick = None
+        self._grammar(q, outside, pick, u)
+        self._worked(r.request, q, u)
+        if u.parse is None and self._llm is not None:
+            from assistant.llm import llm_parse
+
+            try:
+                u.parse = llm_parse(self._llm, q, u.game)
+                u.error = None
+            except Exception as exc:  # noqa: BLE001 - an LLM failure is an abstention, never a crash
+                u.error = u.error or f"LLM parse failed: {exc}"
+        return u
+
+    def _grammar(self, q: str, outside: str, pick: AbilityPick | None, u: Understanding) -> None:
+        """The grammar's reading of ``q`` into ``u.parse``, or the reason it has none."""
+        assert u.game is not None
         kg = self.classifier.classify(outside if outside.strip() else q)
         u.kind, u.kind_via, u.pick = kg.kind, f"{kg.via}: {kg.because}", pick
         if kg.kind is None:
             u.error = (f"Two readings of the question disagree: {kg.because}." if kg.via == "cross-check"
                        else "I could not tell what is being asked with enough confidence.")
-            return u
+            return
         try:
             u.parse = build(q, u.game, pick, kg.kind, kg.confidence, kg.because)
             accept(q, u.parse)
@@ -356,15 +371,37 @@ class Assistant:
         except ParseFailure as exc:
             u.parse = None
             u.error = str(exc)
-        if u.parse is None and self._llm is not None:
-            from assistant.llm import llm_parse
 
-            try:
-                u.parse = llm_parse(self._llm, q, u.game)
-                u.error = None
-            except Exception as exc:  # noqa: BLE001 - an LLM failure is an abstention, never a crash
-                u.error = u.error or f"LLM parse failed: {exc}"
-        return u
+    @property
+    def worked(self) -> WorkedCases:
+        if self._worked_cases is None:
+            cache = getattr(self.settings, "index_dir", None)
+            self._worked_cases = WorkedCases(load_cases(), self.index.embed_documents,
+                                             [g.name for g in self.games()] + [g.id for g in self.games()],
+                                             cache_dir=Path(cache) if cache else None,
+                                             prepare=lambda t: self.normaliser.normalise(t).text)
+        return self._worked_cases
+
+    def _read_worked(self, req: Request, q: str, game: str | None) -> Reading | NoReading:
+        if req.unknown or (req.prior and _FOLLOWUP.search(req.text)):
+            return NoReading("a follow-up or an unknown word is read by the grammar only")
+        return self.worked.read(q, self._timed_embed_query(req.text), game)
+
+    def _worked(self, req: Request, q: str, u: Understanding) -> None:
+        """The worked-case reading: the answer when the grammar has none, a cross-check
+        when it has one."""
+        reading = self._read_worked(req, q, u.game)
+        if not isinstance(reading, Reading):
+            u.worked_error = reading.reason
+            return
+        u.worked = reading
+        if u.parse is None:
+            u.parse = Parse(game=reading.case.game, kind=str(reading.case.scenario["question"]["kind"]),
+                            scenario=reading.case.scenario, confidence=reading.score,
+                            because=[("worked case", reading.wording.text)],
+                            negated=reading.invert, negation=reading.negation)
+            u.error = None
+            u.kind_via = f"worked case {reading.case.name} (cosine {reading.score:.2f}, margin {reading.margin:.2f})"
 
     def _check(self, x: Understood) -> Checked:
         u = x.understanding
@@ -379,7 +416,7 @@ class Assistant:
         try:
             scenarios = u.parse.alternatives or ([u.parse.scenario] if u.parse.scenario is not None else [])
             decisions = [engine.decide(engine.load_scenario(s)) for s in scenarios]
-        except engine.ScenarioError as exc:
+        except ArbiterError as exc:
             u.error = f"The rules loaded do not decide this: {exc}"
             decisions = []
         except Exception as exc:  # noqa: BLE001  # pragma: no cover - engine bug: abstain, never guess
@@ -401,6 +438,15 @@ class Assistant:
             reason = (f"The statement is {'true' if verdict == 'yes' else 'false'} "
                       f"(it says '{u.parse.negation}'): {d.reason}")
             d = replace(d, verdict=verdict, reason=reason)
+        w = u.worked
+        if w is not None and not any(part == "worked case" for part, _ in u.parse.because):
+            # Two extractors spoke: they must agree, else abstain (a wrong ruling is worse).
+            other = engine.decide(engine.load_scenario(w.case.scenario))
+            theirs = ("no" if other.verdict == "yes" else "yes") if w.invert else other.verdict
+            if theirs != d.verdict or (d.value is not None and other.value is not None and other.value != d.value):
+                u.error = (f"Two readings of the question disagree (one reads it as "
+                           f"\u201c{w.wording.text}\u201d); please say it another way.")
+                return Checked(x, None)
         return Checked(x, d)
 
     def _answer(self, c: Checked) -> Answered:
@@ -428,6 +474,9 @@ class Assistant:
         if d.value is not None:
             lead = f"{d.value}."
         ans.answer = f"{lead} {d.reason}".strip()
+        if u.parse is not None and u.worked is not None and any(p == "worked case" for p, _ in u.parse.because):
+            # The reading is stated, so a judge sees what was decided.
+            ans.answer += f" (I read the question as: \u201c{u.worked.wording.text}\u201d)"
         assert index is not None
         focus = f"{req.question} {d.reason}"
         ans.citations = cite(index, d.rules, focus)
@@ -440,11 +489,11 @@ class Assistant:
     def ask(self, question: str, game: str | None = None, conversation_id: str | None = None,
             id: str | None = None) -> Answer:
         """Answer one question. Never raises for a bad question (verdict unknown + error);
-        raises :class:`UnknownGameError` when ``game`` is given but not loaded."""
+        raises :class:`UnknownGame` when ``game`` is given but not loaded."""
         if game is not None:
             loaded = [g.id for g in self.games()]
             if game not in loaded:
-                raise UnknownGameError(game, loaded)
+                raise UnknownGame(game, loaded)
         question = question if isinstance(question, str) else str(question)
         max_chars = getattr(self.settings, "max_question_chars", 2000) if self.settings else 2000
         fits = bool(question.strip()) and len(question) <= max_chars

@@ -15,11 +15,13 @@ raises a :class:`ScenarioError` subclass; an illegal move is a decision with ver
 from engine.core import decide, load_scenario, scenario_json_schema
 from engine.decision import Decision, Option, RuleRef, Step
 from engine.errors import (
+    ArbiterError,
     MissingInputError,
+    NotFound,
     ScenarioError,
     ScenarioValidationError,
     UndecidableError,
-    UnknownGameError,
+    UnknownGame,
     UnknownReferenceError,
 )
 from engine.policies import Policy, available_games, get_policy, register_policy
@@ -74,6 +76,7 @@ __all__ = [
     "Affected",
     "AmountChoice",
     "AmountFrom",
+    "ArbiterError",
     "CanChangeChoices",
     "CanPlay",
     "ChoiceConstraint",
@@ -94,6 +97,7 @@ __all__ = [
     "Location",
     "LocationFilter",
     "MissingInputError",
+    "NotFound",
     "Option",
     "PlayChoices",
     "Player",
@@ -116,7 +120,7 @@ __all__ = [
     "TargetsToDrop",
     "Timeline",
     "UndecidableError",
-    "UnknownGameError",
+    "UnknownGame",
     "UnknownReferenceError",
     "ValidTarget",
     "Zone",

@@ -7,8 +7,31 @@ without a policy, a question that needs a parameter the scenario lacks.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 
-class ScenarioError(ValueError):
+
+class ArbiterError(Exception):
+    """Base of every error Arbiter raises on purpose (engine, ingest, assistant, web), so
+    callers (the web app, the CLI) map them in one place. Subclasses also derive from the
+    builtin that fits (``LookupError``, ``ValueError``, ``RuntimeError``)."""
+
+
+class NotFound(ArbiterError, LookupError):
+    """Something asked for by name or number does not exist."""
+
+
+class UnknownGame(NotFound):
+    """A game id with no rules loaded or no policy registered; ``games`` lists the known
+    ones. The project's one unknown-game error (engine, assistant, web and CLI)."""
+
+    def __init__(self, game: str, games: Iterable[str] = (), what: str = "loaded games") -> None:
+        self.game = game
+        self.games = list(games)
+        self.field = "game"
+        super().__init__(f"unknown game {game!r}; {what}: {', '.join(self.games) or 'none'}")
+
+
+class ScenarioError(ArbiterError, ValueError):
     """Base class: the scenario is malformed. ``field`` names the offending field path."""
 
     def __init__(self, message: str, field: str | None = None) -> None:
@@ -22,10 +45,6 @@ class ScenarioError(ValueError):
 
 class ScenarioValidationError(ScenarioError):
     """The JSON does not match the scenario schema."""
-
-
-class UnknownGameError(ScenarioError):
-    """No policy is registered for the scenario's game id."""
 
 
 class UnknownReferenceError(ScenarioError):

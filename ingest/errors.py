@@ -7,9 +7,11 @@ Subclasses also derive from the builtin that fits (``LookupError``, ``RuntimeErr
 
 from __future__ import annotations
 
+# The root, ``NotFound`` and ``UnknownGame`` live in the innermost package (the engine
+# imports nothing of ours); every other package raises and catches these same classes.
+from engine.errors import ArbiterError, NotFound, UnknownGame
 
-class ArbiterError(Exception):
-    """Base of every error Arbiter raises on purpose."""
+__all__ = ["ArbiterError", "IndexMissing", "NotFound", "StoreUnavailable", "UnknownGame"]
 
 
 class IndexMissing(ArbiterError, RuntimeError):
@@ -22,6 +24,3 @@ class StoreUnavailable(ArbiterError, RuntimeError):
 
     retry_after = 5
 
-
-class NotFound(ArbiterError, LookupError):
-    """Something asked for by name or number does not exist."""

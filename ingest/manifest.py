@@ -23,11 +23,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ingest.errors import ArbiterError
 from ingest.models import GameInfo
 from ingest.parsers import DOCUMENT_SUFFIXES, DocSource
 
 
-class CorpusError(ValueError):
+class CorpusError(ArbiterError, ValueError):
     """A corpus path or manifest that cannot be used (bad usage, not a broken document)."""
 
 

@@ -47,6 +47,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ingest.errors import ArbiterError
 from ingest.furniture import SEE_ALSO, strip_furniture
 from ingest.models import Rule
 from ingest.numbers import NUMBER_PATTERN, find_refs, parents, sort_key, top_width
@@ -55,7 +56,7 @@ DOCUMENT_SUFFIXES = {".txt", ".md", ".markdown", ".html", ".htm", ".pdf"}
 MARKDOWN_SUFFIXES = {".md", ".markdown"}
 
 
-class ParseError(Exception):
+class ParseError(ArbiterError, ValueError):
     """A document that cannot be read or yields no rules; the message names the file."""
 
 

@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.exc import DBAPIError as _DBAPIError
 
+from ingest.errors import ArbiterError
 from ingest.settings import Settings
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -92,7 +93,7 @@ discord_interactions = sa.Table(
 )
 
 
-class DatabaseError(RuntimeError):
+class DatabaseError(ArbiterError, RuntimeError):
     """The state database cannot be used (base of the database errors)."""
 
 

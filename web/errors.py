@@ -10,9 +10,9 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from ingest.errors import IndexMissing, NotFound, StoreUnavailable
+from ingest.errors import IndexMissing, NotFound, StoreUnavailable, UnknownGame
 from web.db import DatabaseUnavailable
-from web.services import RuleNotFound, UnknownGame
+from web.services import RuleNotFound
 
 #: Seconds a client should wait before retrying while the index is missing.
 INDEX_MISSING_RETRY = 30

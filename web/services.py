@@ -11,7 +11,7 @@ import time
 from typing import Any, Protocol
 
 from assistant.answer import Answer
-from ingest.errors import NotFound
+from ingest.errors import ArbiterError, NotFound, UnknownGame
 from ingest.models import GameInfo
 from ingest.settings import Settings
 from web.store import ConversationState, Store
@@ -20,15 +20,6 @@ log = logging.getLogger("arbiter.web")
 
 #: Asked once at start-up so the first real question finds everything loaded.
 WARM_UP_QUESTION = 'Does "Kill a unit" target the unit?'
-
-
-class UnknownGame(NotFound):
-    """A game id that is not loaded; ``games`` lists the loaded ones."""
-
-    def __init__(self, game: str, games: list[str]) -> None:
-        super().__init__(f"unknown game {game!r}; loaded games: {', '.join(games) or 'none'}")
-        self.game = game
-        self.games = games
 
 
 class RuleNotFound(NotFound):
@@ -41,7 +32,7 @@ class RuleNotFound(NotFound):
         self.suggestions = suggestions
 
 
-class NotReady(RuntimeError):
+class NotReady(ArbiterError, RuntimeError):
     """The service is still warming up (or its warm-up failed: the reason says why)."""
 
 

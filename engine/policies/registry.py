@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.errors import UnknownGameError
+from engine.errors import UnknownGame
 from engine.policies.base import Policy
 
 _REGISTRY: dict[str, type[Policy]] = {}
@@ -17,13 +17,12 @@ def register_policy(cls: type[Policy]) -> type[Policy]:
 
 
 def get_policy(game: str) -> Policy:
-    """A default-configured policy for ``game``; :class:`UnknownGameError` if none."""
+    """A default-configured policy for ``game``; :class:`UnknownGame` if none."""
     _load_builtin()
     try:
         return _REGISTRY[game]()
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        raise UnknownGameError(f"no policy for game {game!r} (known: {known})", "game") from None
+        raise UnknownGame(game, sorted(_REGISTRY), what="games with a policy") from None
 
 
 def available_games() -> list[str]:

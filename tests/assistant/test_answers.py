@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from assistant import Assistant, UnknownGameError
+from assistant import Assistant
 from assistant.answer import Citation
 from assistant.cite import verified
 from assistant.evaluate import load_items, score
+from ingest.errors import UnknownGame
 
 
 def _run(assistant: Assistant, path, use_game: bool = True):  # type: ignore[no-untyped-def]
@@ -96,7 +97,7 @@ def test_injection_abstains(assistant: Assistant, q: str) -> None:
 
 
 def test_unknown_game(assistant: Assistant) -> None:
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UnknownGame):
         assistant.ask('Does "Kill a unit" target?', game="chess")
 
 
@@ -143,3 +144,15 @@ def test_fake_index_seam() -> None:
     ans = a.ask("Is a widget targeted?", game="toy")
     # No engine policy for the toy game: the engine does not decide, so the answer abstains.
     assert ans.verdict == "unknown" and ans.error
+
+
+def test_a_question_the_grammar_cannot_read_is_ruled_as_the_worked_case_it_states(assistant: Assistant) -> None:
+    a = assistant.ask("with a crisis icon in play does 'remove 1 threat from each scheme' remove threat from the main scheme")
+    assert (a.game, a.verdict) == ("marvel-champions", "no")
+    assert "I read the question as" in a.answer and a.citations and a.trace
+
+
+def test_a_worked_case_reading_never_drops_a_word_the_case_does_not_use(assistant: Assistant) -> None:
+    a = assistant.ask("with a crisis icon in play does 'remove 1 threat from each scheme' remove threat from the main "
+                      "scheme during the villain phase", game="marvel-champions")
+    assert a.verdict == "unknown"

@@ -8,6 +8,7 @@ import pytest
 from assistant import Assistant
 from assistant.coverage import baseline_spans, cues, polarity, uncovered
 from assistant.games import distinctive_vocabulary
+from assistant.words import stem
 
 
 # ------------------------------------------------------------------ unit: polarity
@@ -61,7 +62,7 @@ def test_distinctive_vocabulary_keeps_only_one_games_terms() -> None:
         "b": ["Place it in the Trigger Queue. The Trigger Queue empties. It takes damage here."],
     })
     assert "chain" in v["a"] and "chain" not in v["b"]
-    assert "trigger queue" in v["b"]
+    assert f"trigger {stem('queue')}" in v["b"]  # terms are kept stemmed, as questions are read
     assert "take" not in v["a"] | v["b"]  # shared and ordinary words never count
 
 

@@ -18,7 +18,7 @@ from langchain_core.runnables import RunnableLambda
 
 from assistant import Assistant
 
-GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
 # A question the grammar cannot parse (an unknown card), so the LLM path is taken.
 QUESTION = "Can the Gloomcaller Ability enter the Trigger Queue right now?"
 

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from arbiter_cli.main import app
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
 runner = CliRunner()
 
 

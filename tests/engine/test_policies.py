@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import RuleRef, UndecidableError, UnknownGameError, decide, get_policy, load_scenario
+from engine import RuleRef, UndecidableError, UnknownGame, decide, get_policy, load_scenario
 from engine.policies.riftbound import RiftboundPolicy
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
 
 
 def _scenario(name: str) -> object:
@@ -19,7 +19,7 @@ def _scenario(name: str) -> object:
 
 def test_registry() -> None:
     assert get_policy("riftbound").game == "riftbound"
-    with pytest.raises(UnknownGameError):
+    with pytest.raises(UnknownGame):
         get_policy("chess")
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from ingest.settings import Settings
 from web import LocalServices, create_app
 
-GOLDEN = Path(__file__).resolve().parent.parent / "engine" / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "engine" / "golden"
 KILL_A_UNIT = 'Does "Kill a unit" target the unit even though the card never says choose?'
 
 

@@ -13,12 +13,13 @@ from typing import Annotated, Any
 import httpx
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from ingest.errors import ArbiterError, UnknownGame
 from ingest.settings import Settings
 from web.db import Database
 from web.discord import commands as C
 from web.discord.render import answer_message, games_message, rule_message, text_message
 from web.ratelimit import RateLimiter
-from web.services import ArbiterServices, RuleNotFound, UnknownGame
+from web.services import ArbiterServices, RuleNotFound
 
 log = logging.getLogger("arbiter.discord")
 
@@ -78,7 +79,7 @@ class Interaction(_Model):
         return self.user.id if self.user else None
 
 
-class BadInteraction(ValueError):
+class BadInteraction(ArbiterError, ValueError):
     """A signed request this endpoint cannot act on (answered with 400)."""
 
 

@@ -6,11 +6,12 @@ from typing import Any
 
 import httpx
 
+from ingest.errors import ArbiterError
 from web.discord.commands import command_definitions
 from web.discord.validate import command_problems
 
 
-class RegistrationError(RuntimeError):
+class RegistrationError(ArbiterError, RuntimeError):
     """Discord refused the commands, or could not be reached."""
 
 

@@ -9,15 +9,17 @@ import time
 from nacl.exceptions import BadSignatureError, CryptoError
 from nacl.signing import VerifyKey
 
+from ingest.errors import ArbiterError
+
 SIGNATURE_HEADER = "X-Signature-Ed25519"
 TIMESTAMP_HEADER = "X-Signature-Timestamp"
 
 
-class SignatureError(Exception):
+class SignatureError(ArbiterError, ValueError):
     """The request is not a fresh request signed by Discord (answered with 401)."""
 
 
-class InvalidPublicKey(ValueError):
+class InvalidPublicKey(ArbiterError, ValueError):
     """The configured public key is not 32 bytes of hex (a configuration error)."""
 
 

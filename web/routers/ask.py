@@ -106,7 +106,7 @@ def check(
 ) -> dict[str, Any]:
     try:
         decision = engine.decide(scenario)
-    except engine.ScenarioError as exc:
+    except (engine.ScenarioError, engine.UnknownGame) as exc:  # malformed, or no policy for the game
         raise HTTPException(status_code=422, detail=str(exc)) from None
     result: dict[str, Any] = decision.model_dump(mode="json")
     return result
