@@ -78,8 +78,8 @@ class MagicPolicy(Policy):
             return [("shroud", "it has shroud")]  # 702.18a
         opponent = e.controller is not None and e.controller != ab.controller
         if "hexproof" in kws and opponent:
-            return [("hexproof", "it has hexproof and an opponent controls the spell or "
-                     "ability")]  # 702.11b/c
+            why = "it has hexproof and an opponent controls the spell or ability"
+            return [("hexproof", why)]  # 702.11b/c
         qualities = _qualities(ab, w)
         for kw in sorted(kws):
             if kw.startswith("hexproof from ") and opponent and \
