@@ -65,3 +65,21 @@ def test_dev_set_stays_perfect_on_the_full_corpus(full_settings: Settings, full_
     assistant = Assistant(full_settings, index=full_index)  # type: ignore[arg-type]
     report = run(assistant, shared_dir / "eval" / "dev.jsonl")
     assert (report.accuracy, report.wrong) == (1.0, 0), report.misses
+
+
+def test_a_card_question_reads_the_cards_printed_text(full_settings: Settings,
+                                                      full_index: object) -> None:
+    assistant = Assistant(full_settings, index=full_index)  # type: ignore[arg-type]
+    ans = assistant.ask("If I play Tibbers, does its play trigger target the units?",
+                        game="riftbound")
+    assert ans.verdict == "no", ans.answer
+    assert 'Card text used, Tibbers (printing OGS-018/024): "When you play me, deal 3 to all ' \
+           'units at battlefields."' in ans.answer
+
+
+def test_a_card_whose_text_does_not_fully_read_is_an_abstention(full_settings: Settings,
+                                                                full_index: object) -> None:
+    assistant = Assistant(full_settings, index=full_index)  # type: ignore[arg-type]
+    ans = assistant.ask("Can I play Hextech Ray on a unit at a battlefield?", game="riftbound")
+    assert ans.verdict == "unknown"
+    assert ans.error is not None and "Hextech Ray" in ans.error and "(Play on your turn" in ans.error
