@@ -75,6 +75,10 @@ def test_a_card_question_reads_the_cards_printed_text(full_settings: Settings,
     assert ans.verdict == "no", ans.answer
     assert 'Card text used, Tibbers (printing OGS-018/024): "When you play me, deal 3 to all ' \
            'units at battlefields."' in ans.answer
+    editions = {d.id: d.version for d in full_index.documents()}  # type: ignore[attr-defined]
+    assert ans.citations
+    assert [c.edition for c in ans.citations] == [editions[c.doc] for c in ans.citations]
+    assert any(c.edition for c in ans.citations)
 
 
 def test_a_card_whose_text_does_not_fully_read_is_an_abstention(full_settings: Settings,
