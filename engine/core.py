@@ -308,7 +308,8 @@ def _is_target(c: _Ctx) -> Decision:
     reason = {
         True: "It targets: the ability specifies what it affects and its controller "
               "chooses.",
-        False: _NOT_TARGET_REASON.get(concept, "It does not target."),
+        False: c.p.not_target_reasons.get(concept)
+        or _NOT_TARGET_REASON.get(concept, "It does not target."),
     }[targeted]
     return c.decision(targeted, reason, decisive)
 
@@ -975,10 +976,13 @@ def _choice_timing(c: _Ctx) -> Decision:
         c.step(over, "the text explicitly defers the choice", "made at resolution")
         when, con = "resolution", over
     c.step(con, f"when is the {q.choice} choice made?", when)
-    label = {"play": "as it is played (finalization / queue entry)", "resolution":
-             "at resolution"}
+    label = c.p.timing_labels.get(when) or _TIMING_LABEL[when]
     return c.decision(when == q.when, f"The {q.choice.replace('_', ' ')} choice is made "
-                      f"{label[when]}.", [con])
+                      f"{label}.", [con])
+
+
+_TIMING_LABEL = {"play": "as it is played (finalization / queue entry)",
+                 "resolution": "at resolution"}
 
 
 def _can_change(c: _Ctx) -> Decision:

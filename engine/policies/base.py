@@ -69,6 +69,13 @@ class Policy:
     choice the text requires earlier) and ``defer`` (a play-time choice the text
     explicitly defers), each with the concept cited; absent: the rules do not say."""
 
+    not_target_reasons: ClassVar[dict[str, str]] = {}
+    """The answer's reason, in the game's terms, when a concept makes something not a
+    target (the core has generic wording for the shared concepts)."""
+    timing_labels: ClassVar[dict[When, str]] = {}
+    """How the game names the moments of choice ("as the spell is cast or put on the
+    stack"); the core's generic wording otherwise."""
+
     def citation_table(self) -> dict[str, list[RuleRef]]:
         """Concept -> citations, most decisive first."""
         return {}

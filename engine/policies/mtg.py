@@ -67,6 +67,18 @@ class MagicPolicy(Policy):
         "other": ("resolution", "resolution_choices"),  # 608.2d
     }
 
+    not_target_reasons: ClassVar[dict[str, str]] = {
+        "each_all": "Affecting every object that matches (\"each\", \"all\") doesn't target: "
+                    "only what the text calls \"target\" is a target.",
+        "not_targeted": "Being affected doesn't make it a target: only what the text calls "
+                        "\"target\" is a target.",
+        "you_not_target": "\"You\" in a spell's or ability's text is not a target.",
+    }
+    timing_labels: ClassVar[dict[When, str]] = {
+        "play": "as the spell is cast, the ability activated, or the trigger put on the stack",
+        "resolution": "as it resolves",
+    }
+
     def __init__(self, doc: str = DOC) -> None:
         self.doc = doc
 
