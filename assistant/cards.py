@@ -59,11 +59,19 @@ def unread_clauses(text: str) -> list[str]:
     read: list[object] = []
     for raw in _split_clauses(text):
         c = parse_clause(raw, len(read) + 1, read)  # type: ignore[arg-type]
-        if c is None:
+        if c is None or (_TRIGGER.match(raw) and not any(
+                part == "condition" or part.endswith((".condition", "selection=trigger_condition"))
+                for part, _ in c.because)):
+            # No effect read, or a trigger condition the effect does not carry ("When you
+            # choose me with a spell, draw 1" read as a plain "draw 1").
             out.append(raw)
         else:
             read.append(c)
     return out
+
+
+_TRIGGER = re.compile(r"\s*(?:when(?:ever)?|after|at the (?:start|end|beginning)|each time)\b",
+                      re.IGNORECASE)
 
 
 class CardFinder:

@@ -73,3 +73,10 @@ def test_a_card_with_unreadable_text_abstains_and_says_which_part(finder: CardFi
 def test_a_quoted_ability_is_not_card_data(finder: CardFinder) -> None:
     pick = AbilityPick({}, [("ability", '"Kill a unit"')], quoted="Kill a unit")
     assert card_pick(pick, finder) is None
+
+
+def test_a_trigger_condition_the_reading_drops_is_unread() -> None:
+    # "draw 1" alone would say nothing about when it happens.
+    assert unread_clauses("When you choose me with a spell, draw 1.") == [
+        "When you choose me with a spell, draw 1"]
+    assert unread_clauses("When you play me, deal 3 to all units at battlefields.") == []
