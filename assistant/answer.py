@@ -13,6 +13,8 @@ class Citation(BaseModel):
     doc: str = Field(description="Document id from the corpus manifest.")
     rule: str = Field(description="Rule number as printed, or the ingester's anchor.")
     quote: str = Field(description="Verbatim substring of that rule's text.")
+    edition: str = Field(default="", description="Added: the cited document's edition (its "
+                         "version or date in the corpus manifest), empty when it has none.")
 
 
 class TraceStep(BaseModel):

@@ -69,7 +69,7 @@ def cite(
             quote = rule.text.strip()[:300]
             if not index.verify_quote(doc, number, quote):
                 continue
-        out.append(Citation(doc=doc, rule=number, quote=quote))
+        out.append(Citation(doc=doc, rule=number, quote=quote, edition=rule.version))
         if len(out) >= limit:
             break
     return out

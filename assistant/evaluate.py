@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.answer import Answer
+from ingest.parsers import slugify
 
 
 @dataclass
@@ -18,6 +19,9 @@ class EvalItem:
     game: str | None = None
     cite_any: list[str] = field(default_factory=list)
     cite_doc: str | None = None
+    cite_heading: str | None = None
+    """For documents cited by entry (glossaries): the entry's heading; a citation of
+    ``cite_doc`` counts only when it is that entry or one of its bullets/paragraphs."""
 
 
 @dataclass
@@ -54,7 +58,7 @@ def load_items(path: Path) -> list[EvalItem]:
             d = json.loads(line)
             items.append(EvalItem(id=str(d.get("id", n)), question=d["question"], expect=d["expect"],
                                   game=d.get("game"), cite_any=list(d.get("cite_any") or []),
-                                  cite_doc=d.get("cite_doc")))
+                                  cite_doc=d.get("cite_doc"), cite_heading=d.get("cite_heading")))
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}:{n}: not a dev-set line ({exc})") from exc
     return items
@@ -75,7 +79,7 @@ def score(items: list[EvalItem], answers: list[Answer]) -> EvalReport:
         cited = None
         if item.cite_any or item.cite_doc:
             r.cite_total += 1
-            cited = any((item.cite_doc and c.doc == item.cite_doc) or c.rule in item.cite_any for c in ans.citations)
+            cited = any(_cites(item, c.doc, c.rule) for c in ans.citations)
             r.cite_hits += bool(cited)
         if ok:
             r.correct += 1
@@ -90,6 +94,18 @@ def score(items: list[EvalItem], answers: list[Answer]) -> EvalReport:
                              "cited": [f"{c.doc}:{c.rule}" for c in ans.citations],
                              "citation_hit": cited, "error": ans.error})
     return r
+
+
+def _cites(item: EvalItem, doc: str, rule: str) -> bool:
+    """Whether one citation is among the item's expected ones."""
+    if rule in item.cite_any:
+        return True
+    if not item.cite_doc or doc != item.cite_doc:
+        return False
+    if not item.cite_heading:
+        return True
+    entry = slugify(item.cite_heading)
+    return rule == entry or rule.startswith(f"{entry}.")
 
 
 def run(assistant: Any, path: Path, use_game: bool = True) -> EvalReport:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from assistant.answer import Answer, TraceStep
+from assistant.cards import CardFinder, card_pick
 from assistant.cite import cite, passages_from_hits
 from assistant.games import detect_game, distinctive_vocabulary
 from assistant.gates import ConceptGate, filled_concepts
@@ -24,7 +25,7 @@ from assistant.normalize import Normalised, Normaliser
 from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, ask_clause, build
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
 from assistant.spelling import Speller, english_words, rules_vocabulary
-from assistant.textnorm import fold, normalise, outside_quotes, quoted_spans
+from assistant.textnorm import normalise, outside_quotes, quoted_spans
 from assistant.worked import NoReading, Reading, WorkedCases, load_cases
 from ingest.errors import ArbiterError, StoreUnavailable, UnknownGame
 from ingest.models import GameInfo, SearchHit
@@ -121,7 +122,7 @@ class Assistant:
         self._lock = threading.Lock()
         self.store: ConversationStore = store or MemoryConversationStore()
         self._classifier: KindClassifier | None = None
-        self._cards: dict[str, tuple[str, str, str]] | None = None
+        self._finder: CardFinder | None = None
         self._games: list[GameInfo] | None = None
         self._vocab: dict[str, frozenset[str]] | None = None
         self._texts: dict[str, list[str]] | None = None
@@ -180,7 +181,8 @@ class Assistant:
         if self._normaliser is None:
             texts = self._rule_texts()
             names = [f"{g.id.replace('-', ' ')} {g.name}" for g in self.games()] if texts else []
-            vocab = rules_vocabulary([t for ts in texts.values() for t in ts], [*self.lexicon.words(), *names])
+            vocab = rules_vocabulary([t for ts in texts.values() for t in ts],
+                                     [*self.lexicon.words(), *names, *(self.cards.vocabulary() if texts else ())])
             self._normaliser = Normaliser(self.lexicon, Speller(vocab, english_words()))
         return self._normaliser
 
@@ -203,43 +205,26 @@ class Assistant:
             self._classifier = KindClassifier(self._timed_embed_query, self.index.embed_documents)
         return self._classifier
 
-    def _card_table(self) -> dict[str, tuple[str, str, str]]:
-        if self._cards is None:
-            table: dict[str, tuple[str, str, str]] = {}
+    @property
+    def cards(self) -> CardFinder:
+        """Cards named in questions (assistant/cards.py): newest printing, misspellings."""
+        if self._finder is None:
+            names: dict[str, list[str]] = {}
             for g in self.games():
                 try:
-                    names = self.index.card_names(g.id)
+                    names[g.id] = self.index.card_names(g.id)
                 except StoreUnavailable:
                     raise
                 except Exception:  # noqa: BLE001 - an index without card data names no cards
-                    names = []
-                for n in names:
-                    f = fold(n)
-                    if len(f) >= 5:
-                        table.setdefault(f, (n, g.id, ""))
-            self._cards = table
-        return self._cards
+                    names[g.id] = []
+            printings = getattr(self.index, "printings", None) or (
+                lambda n, g: [c for c in [self.index.card(n, g)] if c is not None])
+            self._finder = CardFinder(names, printings, english_words())
+        return self._finder
 
     def _card_lookup(self, q: str) -> tuple[str, str, str] | None:
-        table = self._card_table()
-        if not table:
-            return None
-        words = re.findall(r"[A-Za-z0-9'\-]+", q)
-        best: tuple[str, str, str] | None = None
-        for size in range(6, 0, -1):
-            for i in range(len(words) - size + 1):
-                chunk = words[i : i + size]
-                if size == 1 and not chunk[0][:1].isupper():
-                    continue
-                hit = table.get(fold(" ".join(chunk)))
-                if hit is not None:
-                    name, game, _ = hit
-                    card = self.index.card(name, game)
-                    if card is not None and card.text:
-                        return (card.name, game, card.text)
-            if best:
-                break
-        return best
+        card = self.cards.find(q)
+        return None if card is None else (card.name, card.game, card.text)
 
     # ------------------------------------------------------------------ pipeline
     def _build_chain(self) -> Runnable[Request, Answered]:
@@ -339,6 +324,10 @@ class Assistant:
             return u
         if pick and pick.game and pick.game != u.game:
             pick = None
+        card = card_pick(pick, self.cards) if pick is not None else self.cards.read(q, u.game)
+        if card is not None and card.unread:
+            u.error = card.reason()
+            return u
         self._grammar(q, outside, pick, u)
         self._worked(r.request, q, u)
         if u.parse is None and self._llm is not None:
@@ -477,6 +466,9 @@ class Assistant:
         if u.parse is not None and u.worked is not None and any(p == "worked case" for p, _ in u.parse.because):
             # The reading is stated, so a judge sees what was decided.
             ans.answer += f" (I read the question as: \u201c{u.worked.wording.text}\u201d)"
+        card = card_pick(u.pick, self.cards) if u.pick is not None else None
+        if card is not None:
+            ans.answer += f" {card.used()}"
         assert index is not None
         focus = f"{req.question} {d.reason}"
         ans.citations = cite(index, d.rules, focus)

@@ -193,68 +193,9 @@ class _Ctx:
         src_loc = w.entities[src].location if src is not None and src in w.entities else None
         for why in pool_failures(e, pool, self.ab, w, self.p, src_loc):
             out.append((self.concept("restrictions", "valid_choices_required"), why))
-        if not out and self.p.validity == "any_part_can_affect":
-            out.extend(self.cannot_affect(e, ef, w))
+        if not out:
+            out.extend(self.p.target_failures(e, ef, self.ab, w, self.step))
         return out
-
-    def cannot_affect(self, e: Entity, ef: Effect, w: World) -> list[tuple[str, str]]:
-        """Marvel Champions target.3: valid if any part of the ability can affect it."""
-        labels = set(self.ab.labels)
-        if "attack" in labels and "cannot_be_attacked" in e.restrictions:
-            return [("cannot_be_attacked", "it cannot be attacked")]  # target.3.8
-        if "thwart" in labels and "cannot_be_thwarted" in e.restrictions:
-            return [("cannot_be_thwarted", "it cannot be thwarted")]  # target.3.9
-        if (self.ab.uses_stat and self.ab.source in w.entities
-                and w.entities[self.ab.source].stat(self.ab.uses_stat) == 0):
-            self.step("zero_stat", f"{self.ab.uses_stat.upper()} 0 does not stop it", "ignored")
-        actions = [ef.action, *ef.extra_actions]
-        misses: list[tuple[str, str]] = []
-        hits = 0
-        for act in actions:
-            miss = self.action_miss(e, act, w)
-            if miss is None:
-                hits += 1
-            else:
-                misses.append(miss)
-        if hits:
-            if misses:
-                self.step("multiple_effects", f"one part cannot affect {e.id} ({misses[0][1]})"
-                          ", another can", "valid")
-            return []
-        return misses
-
-    def action_miss(self, e: Entity, act: str, w: World) -> tuple[str, str] | None:
-        r = e.restrictions
-        if act in ("deal_damage", "split_damage", "attack"):
-            if "cannot_take_damage" in r:
-                return ("cannot_take_damage", "it cannot take damage")  # target.3.7
-            if "damage_prevented" in r:
-                self.step("damage_prevented", "damage would be prevented: dealt, not taken",
-                          "still affects")  # target.3.6
-            return None
-        if act == "heal":
-            return None if e.stat("damage") > 0 else ("effect_examples", "it has no damage")
-        if act == "ready":
-            return ("cannot_perform", "it cannot ready") if "cannot_ready" in r else None
-        if act == "exhaust":
-            return ("cannot_perform", "it cannot exhaust") if "cannot_exhaust" in r else None
-        if act == "stun":
-            return ("cannot_perform", "it cannot be stunned") if "cannot_be_stunned" in r else None
-        if act in ("remove_threat", "thwart"):
-            main = "main_scheme" in e.traits or e.type == "main_scheme"
-            if "cannot_have_threat_removed" in r or (main and w.crisis_icons > 0):
-                return ("crisis", "threat cannot be removed from it")  # target.4.2
-            if act == "thwart" and "cannot_be_thwarted" in r:
-                return ("cannot_be_thwarted", "it cannot be thwarted")
-            if e.stat("threat") <= 0:
-                return ("effect_examples", "it has no threat to remove")
-            return None
-        if act == "draw":
-            if e.deck_size is not None and e.deck_size <= 0:
-                return ("draw", "that player's deck is empty")  # target.2.3
-            self.step("draw", "the player has cards to draw", "valid")
-            return None
-        return None
 
     def candidates(self, ef: Effect, w: World) -> list[str]:
         return sorted(e.id for e in w.entities.values() if not self.failures(e, ef, w))
@@ -367,7 +308,8 @@ def _is_target(c: _Ctx) -> Decision:
     reason = {
         True: "It targets: the ability specifies what it affects and its controller "
               "chooses.",
-        False: _NOT_TARGET_REASON.get(concept, "It does not target."),
+        False: c.p.not_target_reasons.get(concept)
+        or _NOT_TARGET_REASON.get(concept, "It does not target."),
     }[targeted]
     return c.decision(targeted, reason, decisive)
 
@@ -545,10 +487,15 @@ def _can_play(c: _Ctx) -> Decision:
                 reason = "No game element is a valid target it could affect."
             return c.decision(False, reason, [count_concept, *_why_none(c, ef)])
         decisive.append(count_concept)
-    if c.p.distinct_slots and len(set(all_chosen)) != len(all_chosen):
-        c.step("distinct_slots", "one object fills several target slots", "illegal")
-        return c.decision(False, "The same object can't fill more than one target slot.",
-                          ["distinct_slots"])
+    if len(set(all_chosen)) != len(all_chosen):
+        if c.p.distinct_slots:
+            c.step("distinct_slots", "one object fills several target slots", "illegal")
+            return c.decision(False, "The same object can't fill more than one target slot.",
+                              ["distinct_slots"])
+        if c.p.covers("distinct_slots"):
+            c.step("distinct_slots", "one object chosen once for each separate target slot",
+                   "allowed")
+            decisive.insert(0, "distinct_slots")
     bad = _deterministic_illegal(c)
     if bad is not None:
         return bad
@@ -1029,10 +976,13 @@ def _choice_timing(c: _Ctx) -> Decision:
         c.step(over, "the text explicitly defers the choice", "made at resolution")
         when, con = "resolution", over
     c.step(con, f"when is the {q.choice} choice made?", when)
-    label = {"play": "as it is played (finalization / queue entry)", "resolution":
-             "at resolution"}
+    label = c.p.timing_labels.get(when) or _TIMING_LABEL[when]
     return c.decision(when == q.when, f"The {q.choice.replace('_', ' ')} choice is made "
-                      f"{label[when]}.", [con])
+                      f"{label}.", [con])
+
+
+_TIMING_LABEL = {"play": "as it is played (finalization / queue entry)",
+                 "resolution": "at resolution"}
 
 
 def _can_change(c: _Ctx) -> Decision:

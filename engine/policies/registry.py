@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from engine.errors import UnknownGame
 from engine.policies.base import Policy
 
@@ -31,7 +34,22 @@ def available_games() -> list[str]:
     return sorted(_REGISTRY)
 
 
+_LOADED = False
+
+
 def _load_builtin() -> None:
-    # Imported lazily so the built-in policies register themselves on first use
-    # without a circular import at package import time.
-    from engine.policies import marvel_champions, momon_wonder, riftbound  # noqa: F401
+    """Import every module of :mod:`engine.policies` once, so each policy class registers
+    itself (``@register_policy``): a new game is a new module, never an edit here.
+    Imported lazily to avoid a circular import at package import time."""
+    global _LOADED
+    if _LOADED:
+        return
+    import engine.policies as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name not in _INFRASTRUCTURE:
+            importlib.import_module(f"{package.__name__}.{info.name}")
+    _LOADED = True
+
+
+_INFRASTRUCTURE = frozenset({"base", "registry"})

@@ -54,3 +54,25 @@ def test_undecidable_question_for_game() -> None:
     data["question"] = {"kind": "choice_timing", "choice": "may"}
     with pytest.raises(UndecidableError):
         decide(load_scenario(data))
+
+
+def test_policies_are_discovered_not_listed() -> None:
+    from engine.policies import available_games
+
+    assert {"riftbound", "marvel-champions", "momon-wonder", "mtg"} <= set(available_games())
+
+
+def test_magic_says_why_in_its_own_terms() -> None:
+    each = decide(_scenario("mtg_each_creature_not_target"))  # type: ignore[arg-type]
+    assert each.verdict == "no" and "only what the text calls \"target\"" in each.reason
+    cast = decide(_scenario("mtg_targets_chosen_on_cast"))  # type: ignore[arg-type]
+    assert cast.verdict == "yes" and "as the spell is cast" in cast.reason
+
+
+def test_hexproof_bars_only_opponents_and_ward_is_noted() -> None:
+    ward = decide(_scenario("mtg_ward_still_targetable"))  # type: ignore[arg-type]
+    assert ward.verdict == "yes"
+    assert any(s.rule == "702.21a" for s in ward.trace)
+    own = decide(_scenario("mtg_hexproof_own_can_target"))  # type: ignore[arg-type]
+    theirs = decide(_scenario("mtg_hexproof_opponent_cannot_target"))  # type: ignore[arg-type]
+    assert (own.verdict, theirs.verdict) == ("yes", "no")
