@@ -317,6 +317,8 @@
       }
     }
 
+    renderClarify(node, answer);
+
     const citations = answer.citations || [];
     if (citations.length) {
       const section = $('[data-testid="citations"]', node);
@@ -361,6 +363,37 @@
     wireFeedback(node, answer);
     wireCopyLink(node, answer);
     return node;
+  }
+
+  // One decision between an abstention and a ruling: each option is a complete request the
+  // server has checked rules; choosing it asks it in this conversation.
+  function renderClarify(node, answer) {
+    const clarify = answer.clarify;
+    if (!clarify || !Array.isArray(clarify.options) || !clarify.options.length) return;
+    const section = $('[data-testid="clarify"]', node);
+    const prompt = $('[data-testid="clarify-prompt"]', section);
+    const group = $('[data-testid="clarify-options"]', section);
+    const promptId = `clarify-${Math.random().toString(36).slice(2, 10)}`;
+    prompt.id = promptId;
+    prompt.textContent = clarify.prompt || "Did you mean:";
+    group.setAttribute("aria-labelledby", promptId);
+    for (const option of clarify.options) {
+      const ask_ = option.ask || {};
+      const button = el("button", {
+        type: "button",
+        class: "clarify-option",
+        "aria-pressed": "false",
+        dataset: { testid: "clarify-option", game: ask_.game || "" },
+        text: option.label,
+      });
+      button.addEventListener("click", async () => {
+        if (state.busy) return;
+        for (const b of group.querySelectorAll("button")) b.setAttribute("aria-pressed", b === button ? "true" : "false");
+        await ask(ask_.question || answer.question, ask_.game || null);
+      });
+      group.append(button);
+    }
+    section.hidden = false;
   }
 
   // ---------------------------------------------------------------- feedback and permalinks
