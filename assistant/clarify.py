@@ -165,19 +165,19 @@ class Clarifier:
         for i in at:
             for size in range(1, 5):
                 for start in range(max(0, i - size + 1), i + 1):
-                    span = toks[start:start + size]
-                    if len(span) < size:
+                    run = toks[start:start + size]
+                    if len(run) < size:
                         continue
-                    text = " ".join(span)
+                    text = " ".join(run)
                     for f in difflib.get_close_matches(fold(text), list(folded), n=n, cutoff=0.8):
                         out.append((text, folded[f], difflib.SequenceMatcher(None, fold(text), f).ratio()))
         out.sort(key=lambda x: -x[2])
         seen: set[str] = set()
         best: list[tuple[str, str]] = []
-        for span, name, _ in out:
+        for said, name, _ in out:
             if name not in seen:
                 seen.add(name)
-                best.append((span, name))
+                best.append((said, name))
         return best[:n]
 
     def _word_proposal(self, question: str, unknown: Sequence[str], game: str | None) -> Proposal | None:

@@ -49,7 +49,7 @@ def test_unknown_word_offers_the_close_rules_word(assistant) -> None:  # type: i
     first = ans.clarify.options[0]
     assert first.label == "targets"
     assert first.ask == AskBody(question="can a spell with 2 targets pick the same unit twice?", game="riftbound")
-    assert [a.verdict for a in _check_options(assistant, ans.clarify)][0] == "no"
+    assert _check_options(assistant, ans.clarify)[0].verdict == "no"
 
 
 def test_missing_play_location_offers_both_places(assistant) -> None:  # type: ignore[no-untyped-def]

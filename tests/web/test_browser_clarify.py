@@ -1,0 +1,55 @@
+"""A clarification in the chat page, in a real browser: the options are buttons under the
+"can't rule"; choosing one by keyboard asks it in the same conversation and shows the ruling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_browser import PHONE, _no_sideways_scroll, _open, _wait_for_answers, browser  # noqa: F401
+
+UNDETECTED = "modal ability - can I wait until resolution to pick the mode?"
+
+
+def test_clarification_buttons_ask_the_option_in_the_same_conversation(
+    browser: object, live_server: str, artifacts_dir: Path  # noqa: F811
+) -> None:
+    from playwright.sync_api import expect
+
+    context, page, watch = _open(browser, live_server, viewport=PHONE)
+    try:
+        box = page.get_by_label("Your question")
+        box.fill(UNDETECTED)
+        box.press("Enter")
+        _wait_for_answers(page, 1)
+        first = page.get_by_test_id("answer").nth(0)
+        expect(first.get_by_test_id("verdict")).to_have_attribute("data-verdict", "unknown")
+        clarify = first.get_by_test_id("clarify")
+        expect(clarify).to_be_visible()
+        expect(clarify.get_by_test_id("clarify-prompt")).to_have_text("I can't tell which game this is about. Which one is it?")
+        options = clarify.get_by_role("button")
+        assert 1 <= options.count() <= 5
+        expect(clarify.get_by_role("group", name="I can't tell which game this is about. Which one is it?")).to_be_visible()
+        labels = options.all_inner_texts()
+        assert "Riftbound" in labels, labels
+        conversation = page.get_by_test_id("conversation").get_attribute("data-conversation-id")
+        assert conversation
+        _no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts_dir / "chat-phone-clarify.png"))
+
+        # Keyboard only: focus the option, press Enter.
+        choice = clarify.get_by_role("button", name="Riftbound")
+        choice.focus()
+        expect(choice).to_be_focused()
+        page.keyboard.press("Enter")
+        _wait_for_answers(page, 2)
+        second = page.get_by_test_id("answer").nth(1)
+        expect(choice).to_have_attribute("aria-pressed", "true")
+        expect(second.get_by_test_id("verdict")).to_have_attribute("data-verdict", "no")
+        expect(second.get_by_test_id("answer-game")).to_contain_text("Riftbound")
+        expect(second.get_by_test_id("clarify")).to_be_hidden()
+        expect(page.get_by_test_id("question-text").nth(1)).to_have_text(UNDETECTED)
+        assert second.get_attribute("data-conversation-id") == conversation
+        _no_sideways_scroll(page)
+        watch.assert_local_only()
+    finally:
+        context.close()
