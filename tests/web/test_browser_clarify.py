@@ -53,3 +53,38 @@ def test_clarification_buttons_ask_the_option_in_the_same_conversation(
         watch.assert_local_only()
     finally:
         context.close()
+
+
+def test_judge_view_checks_the_understood_scenario_from_a_schema_form(
+    browser: object, live_server: str, artifacts_dir: Path  # noqa: F811
+) -> None:
+    from playwright.sync_api import expect
+
+    context, page, watch = _open(browser, live_server, viewport=PHONE)
+    try:
+        box = page.get_by_label("Your question")
+        box.fill('Does "Kill a unit" target the unit?')
+        box.press("Enter")
+        _wait_for_answers(page, 1)
+        answer = page.get_by_test_id("answer").nth(0)
+        expect(answer.get_by_test_id("verdict")).to_have_attribute("data-verdict", "yes")
+        judge = answer.get_by_test_id("judge")
+        judge.locator("summary").click()
+        form = judge.get_by_test_id("judge-form")
+        # Generated from the schema: the game is a text box, the question kind is fixed.
+        expect(form.get_by_label("game", exact=True)).to_have_value("riftbound", timeout=30_000)
+        expect(form.locator("legend", has_text="ability").first).to_be_visible()
+        judge.get_by_test_id("judge-check").click()
+        verdict = judge.get_by_test_id("judge-verdict")
+        expect(verdict).to_have_attribute("data-verdict", "yes", timeout=30_000)
+        expect(judge.get_by_test_id("judge-result")).to_contain_text("Rules:")
+
+        # An edit is what gets checked: an unknown game is refused by the engine, plainly.
+        form.get_by_label("game", exact=True).fill("no-such-game")
+        judge.get_by_test_id("judge-check").click()
+        expect(judge.get_by_test_id("judge-result")).to_contain_text("not accepted")
+        _no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts_dir / "chat-phone-judge.png"), full_page=True)
+        watch.assert_local_only()
+    finally:
+        context.close()

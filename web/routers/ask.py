@@ -92,6 +92,15 @@ def feedback(body: FeedbackRequest, svc: LocalServices = Depends(deps.services))
     return FeedbackResponse()
 
 
+@router.get(
+    "/scenario-schema",
+    summary="The JSON Schema of the scenario /v1/check takes (the page's judge view form)",
+)
+def scenario_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = engine.scenario_json_schema()
+    return schema
+
+
 @router.post(
     "/check",
     response_model=engine.Decision,
