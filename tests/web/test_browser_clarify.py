@@ -85,6 +85,19 @@ def test_judge_view_checks_the_understood_scenario_from_a_schema_form(
         expect(judge.get_by_test_id("judge-result")).to_contain_text("not accepted")
         _no_sideways_scroll(page)
         page.screenshot(path=str(artifacts_dir / "chat-phone-judge.png"), full_page=True)
+
+        # An abstention without a scenario: the form starts from the schema's defaults, with
+        # the answer's game filled in.
+        page.get_by_label("Game").select_option("riftbound")
+        box.fill("can a spell with 2 trgts pick the same unit twice?")
+        box.press("Enter")
+        _wait_for_answers(page, 2)
+        second = page.get_by_test_id("answer").nth(1)
+        expect(second.get_by_test_id("verdict")).to_have_attribute("data-verdict", "unknown")
+        judge2 = second.get_by_test_id("judge")
+        judge2.locator("summary").click()
+        expect(judge2.get_by_test_id("judge-form").get_by_label("game", exact=True)).to_have_value(
+            "riftbound", timeout=30_000)
         watch.assert_local_only()
     finally:
         context.close()

@@ -517,7 +517,8 @@
   }
 
   function renderJudge(node, answer) {
-    if (!answer.scenario) return;
+    // An abstention without a scenario starts from the schema's defaults for its game.
+    if (!answer.scenario && !answer.game) return;
     const details = $('[data-testid="judge"]', node);
     const form = $('[data-testid="judge-form"]', details);
     const result = $('[data-testid="judge-result"]', details);
@@ -527,7 +528,8 @@
       if (!details.open || built) return;
       try {
         const root = await scenarioSchema();
-        built = field(root, root, answer.scenario, "scenario");
+        const start = answer.scenario || { ...defaultFor(root, root), game: answer.game };
+        built = field(root, root, start, "scenario");
         $(".judge-fields", form).replaceChildren(built.node);
       } catch (err) {
         result.hidden = false;
