@@ -96,6 +96,11 @@ def test_rule_numbers_autocomplete(default_settings: Settings, web_services: Loc
         assert all(n.startswith("355.1") for n in names) and len(names) <= 25
         none = _post(client, key, _autocomplete("rule", {"number": "zzz", "game": "riftbound"}, "number"))
         assert none["data"]["choices"] == []
+        chess = _post(client, key, _autocomplete("rule", {"number": "1", "game": "chess"}, "number"))
+        assert chess["data"]["choices"] == []
+        # No game given (and no server default): the numbers of every loaded game.
+        anywhere = _post(client, key, _autocomplete("rule", {"number": "11.4."}, "number"))
+        assert [c["name"] for c in anywhere["data"]["choices"]][:1] == ["11.4.1"]
 
 
 @pytest.fixture(scope="module")

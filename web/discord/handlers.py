@@ -256,11 +256,16 @@ class InteractionHandler:
         try:
             services = self.services_provider()
             game = self._resolve_game(services, it)
-            if focused is not None and game is not None:
-                if it.data.name == C.RULE and focused.name == "number":
-                    choices = services.rule_numbers(game)
-                elif it.data.name == C.CARD and focused.name == "name":
-                    choices = services.card_names(game)
+            # No game chosen: every loaded game's numbers or names.
+            games = [game] if game is not None else [g.id for g in services.games()]
+            for g in games if focused is not None else []:
+                if it.data.name == C.RULE and focused is not None and focused.name == "number":
+                    choices += services.rule_numbers(g)
+                elif it.data.name == C.CARD and focused is not None and focused.name == "name":
+                    choices += services.card_names(g)
+            choices = list(dict.fromkeys(choices))
+        except UnknownGame:
+            choices = []  # a game option naming no loaded game: nothing to offer
         except Exception:  # an autocomplete that fails offers nothing, never an error
             log.exception("discord autocomplete failed")
         starts = [c for c in choices if c.lower().startswith(typed)]
