@@ -17,6 +17,7 @@ At most five options. Prompts and labels are players' words, never internal name
 from __future__ import annotations
 
 import difflib
+import logging
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
@@ -26,9 +27,12 @@ from pathlib import Path
 
 from assistant.answer import Answer, AskBody, Clarify, ClarifyOption
 from assistant.textnorm import fold
+from ingest.errors import StoreUnavailable
 from ingest.models import GameInfo
 
 __all__ = ["Candidate", "Clarifier", "Proposal", "SlotRule", "clarifier_for", "game_label", "load_slot_rules", "rules_of"]
+
+log = logging.getLogger("arbiter.clarify")
 
 MAX_OPTIONS = 5
 _WORD = re.compile(r"[a-z]+")
@@ -206,6 +210,15 @@ class Clarifier:
         None. Candidates are checked by asking them (at most ``max_tries`` per proposal)."""
         if rules_of(answer):
             return None
+        try:
+            return self._offer(answer, asked_game, unknown)
+        except StoreUnavailable:
+            raise  # an outage is reported (503), never hidden as "no options"
+        except Exception:  # a failed clarification leaves the abstention as it was
+            log.exception("clarification failed")
+            return None
+
+    def _offer(self, answer: Answer, asked_game: str | None, unknown: Sequence[str]) -> Clarify | None:
         for proposal in self.proposals(answer, asked_game, unknown):
             options: list[ClarifyOption] = []
             seen: set[tuple[str, str | None]] = set()

@@ -169,3 +169,11 @@ def test_cli_json_carries_clarify(env) -> None:  # type: ignore[no-untyped-def]
     d = json.loads(r.stdout)
     assert d["verdict"] == "unknown" and d["clarify"]["options"]
     assert set(d["clarify"]["options"][0]["ask"]) == {"question", "game"}
+
+
+def test_a_failing_clarification_leaves_the_abstention_as_it_was() -> None:
+    def broken(question: str, game: str | None) -> Answer:
+        raise RuntimeError("boom")
+
+    c = Clarifier(broken, _games(3), {}, slots=())
+    assert c.offer(Answer(question="q?", verdict="unknown"), None) is None

@@ -88,7 +88,7 @@ def test_judge_view_checks_the_understood_scenario_from_a_schema_form(
 
         # An abstention without a scenario: the form starts from the schema's defaults, with
         # the answer's game filled in.
-        page.get_by_label("Game").select_option("riftbound")
+        page.get_by_test_id("game").select_option("riftbound")
         box.fill("can a spell with 2 trgts pick the same unit twice?")
         box.press("Enter")
         _wait_for_answers(page, 2)
