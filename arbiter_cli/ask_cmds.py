@@ -44,6 +44,18 @@ def _print_answer(ans: Any, as_json: bool) -> None:
         typer.echo("Most relevant rules:")
         for p in ans.passages[:3]:
             typer.echo(f"  [{p.doc} {p.rule}] {p.text[:160]}")
+    if ans.clarify is not None:
+        typer.echo(ans.clarify.prompt)
+        for n, option in enumerate(ans.clarify.options, start=1):
+            typer.echo(f"  {n}. {option.label}")
+            typer.echo(f"     {ask_command(option.ask.question, option.ask.game)}")
+
+
+def ask_command(question: str, game: str | None) -> str:
+    """The exact shell command that asks ``question`` (under ``game``)."""
+    import shlex
+
+    return "arbiter ask " + shlex.quote(question) + (f" --game {shlex.quote(game)}" if game else "")
 
 
 def register(app: typer.Typer) -> None:
@@ -104,8 +116,10 @@ def register(app: typer.Typer) -> None:
         file: Path = typer.Argument(..., help="Dev-set JSONL (id, question, expect, cite_any/cite_doc)."),
         as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
         no_game: bool = typer.Option(False, "--no-game", help="Ignore the items' game (test detection)."),
+        clarify: bool = typer.Option(False, "--clarify", help="Also score clarifications (one click)."),
     ) -> None:
-        """Accuracy, wrong, abstained, citation hit rate and every miss."""
+        """Accuracy, wrong, abstained, citation hit rate and every miss; with --clarify, the
+        clarification figures (assistant/clarify_eval.py)."""
         from assistant.evaluate import load_items, score
 
         try:
@@ -124,14 +138,26 @@ def register(app: typer.Typer) -> None:
 
                 answers.append(Answer(id=i.id, question=i.question, verdict="unknown", error=str(exc)))
         r = score(items, answers)
+        c = None
+        if clarify:
+            from assistant.clarify_eval import score_clarify
+
+            c = score_clarify(items, answers, lambda q, g: a.ask(q, game=g, clarify=False))
         if as_json:
-            typer.echo(json.dumps(r.as_dict(), indent=2))
+            typer.echo(json.dumps({**r.as_dict(), **({"clarify": c.as_dict()} if c else {})}, indent=2))
             return
         typer.echo(f"items: {r.total}")
         typer.echo(f"accuracy: {r.accuracy:.3f} ({r.correct}/{r.total})")
         typer.echo(f"wrong: {r.wrong} (on unknown items: {r.wrong_on_unknown})")
         typer.echo(f"abstained: {r.abstained}")
         typer.echo(f"citation hit: {r.citation_hit:.3f} ({r.cite_hits}/{r.cite_total})")
+        if c is not None:
+            typer.echo(f"abstentions with a clarification: {c.offered:.3f} ({c.with_clarify}/{c.abstained}); "
+                       f"answerable: {c.offered_answerable:.3f} ({c.with_clarify_answerable}/{c.abstained_answerable})")
+            typer.echo(f"offered options that rule: {c.ruling_share:.3f} ({c.options_ruling}/{c.options})")
+            typer.echo(f"accuracy after at most one click: {c.accuracy_after:.3f} ({c.correct_after}/{c.total}), "
+                       f"wrong {c.wrong_after}, abstained {c.abstained_after} "
+                       f"(clicks {c.clicked}, counted at the worst {c.clicked_worst_case})")
         for m in r.misses:
             typer.echo(f"MISS {m['id']}: expect {m['expect']!r} got {m['got']!r} cited {m['cited']} "
                        f"(citation hit: {m['citation_hit']}) {m['error'] or ''} | {m['question']}")

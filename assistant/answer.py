@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 Verdict = Literal["yes", "no", "unknown"]
 
@@ -33,6 +33,33 @@ class Passage(BaseModel):
     score: float = 0.0
 
 
+class AskBody(BaseModel):
+    """A complete request: the body of ``POST /v1/ask`` or a ``--jsonl`` line."""
+
+    model_config = ConfigDict(frozen=True)
+
+    question: str
+    game: str | None = None
+
+
+class ClarifyOption(BaseModel):
+    """One choice offered instead of an abstention; asking ``ask`` was checked to rule."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str = Field(description="What a person clicks.")
+    ask: AskBody
+
+
+class Clarify(BaseModel):
+    """The one decision between an abstention and a ruling (CONTRACT.md ``clarify``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    prompt: str = Field(description="Why the assistant asks, in players' words.")
+    options: list[ClarifyOption] = Field(max_length=5)
+
+
 class Answer(BaseModel):
     id: str | None = None
     question: str
@@ -48,3 +75,4 @@ class Answer(BaseModel):
     passages: list[Passage] = Field(default_factory=list)
     conversation_id: str | None = None
     answer_id: str | None = None
+    clarify: Clarify | None = None

@@ -16,6 +16,7 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from assistant.answer import Answer, TraceStep
 from assistant.cards import CardFinder, card_pick
 from assistant.cite import cite, passages_from_hits
+from assistant.clarify import Clarifier, clarifier_for
 from assistant.games import detect_game, distinctive_vocabulary
 from assistant.gates import ConceptGate, filled_concepts
 from assistant.guard import screen
@@ -130,6 +131,7 @@ class Assistant:
         self._normaliser: Normaliser | None = None
         self._gate: ConceptGate | None = None
         self._worked_cases: WorkedCases | None = None
+        self._clarifier: Clarifier | None = None
         self.timings = Timings()
         if llm is None and settings is not None and getattr(settings, "llm_provider", None):
             from assistant.llm import chat_model
@@ -191,6 +193,14 @@ class Assistant:
         if self._gate is None:
             self._gate = ConceptGate(self.lexicon)
         return self._gate
+
+    @property
+    def clarifier(self) -> Clarifier:
+        """Options instead of a dead end (assistant/clarify.py); re-asks without clarifying."""
+        if self._clarifier is None:
+            self._clarifier = clarifier_for(lambda q, g: self.ask(q, game=g, clarify=False), self.index,
+                                            self.games(), self._rule_texts(), self.lexicon.words())
+        return self._clarifier
 
     def _timed_embed_query(self, text: str) -> list[float]:
         t = time.perf_counter()
@@ -479,9 +489,10 @@ class Assistant:
 
     # ------------------------------------------------------------------ public
     def ask(self, question: str, game: str | None = None, conversation_id: str | None = None,
-            id: str | None = None) -> Answer:
+            id: str | None = None, clarify: bool = True) -> Answer:
         """Answer one question. Never raises for a bad question (verdict unknown + error);
-        raises :class:`UnknownGame` when ``game`` is given but not loaded."""
+        raises :class:`UnknownGame` when ``game`` is given but not loaded. An abstention
+        one decision away from a ruling carries ``clarify`` (unless ``clarify`` is False)."""
         if game is not None:
             loaded = [g.id for g in self.games()]
             if game not in loaded:
@@ -506,6 +517,8 @@ class Assistant:
                          answer="I can't rule on that. Something went wrong while answering.",
                          error=f"internal error: {type(exc).__name__}: {exc}",
                          conversation_id=conversation_id)
+        if clarify and ans.verdict == "unknown" and ans.value is None and fits and not blocked:
+            ans.clarify = self.clarifier.offer(ans, game, norm.unknown)
         if conversation_id and ans.verdict != "unknown" and ans.scenario is not None:
             self.store.save(conversation_id, {"question": read_as, "game": ans.game})
         return ans

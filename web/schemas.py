@@ -49,6 +49,8 @@ ANSWER_FIELDS = {
     "passages": "The closest rules found by search: context, not what the verdict rests on.",
     "conversation_id": "The conversation this answer belongs to (send it with a follow-up).",
     "answer_id": "Stored answer id: permalink /?a=ID and GET /v1/answers/ID.",
+    "clarify": "When the verdict is unknown but one decision away from a ruling: a prompt and "
+    "at most five options, each a complete request (question, game) already checked to rule.",
 }
 
 

@@ -14,6 +14,7 @@ from assistant.answer import Answer
 from ingest.errors import ArbiterError, NotFound, UnknownGame
 from ingest.models import GameInfo
 from ingest.settings import Settings
+from web.cards import CardRulings, card_rulings
 from web.store import ConversationState, Store
 
 log = logging.getLogger("arbiter.web")
@@ -56,6 +57,16 @@ class ArbiterServices(Protocol):
     def games(self) -> list[GameInfo]: ...
 
     def get_answer(self, answer_id: str) -> Answer | None: ...
+
+    def rule_numbers(self, game: str) -> list[str]:
+        """Every rule number of ``game``'s numbered documents, in document order."""
+        ...
+
+    def card_names(self, game: str) -> list[str]: ...
+
+    def card(self, name: str, game: str | None = None) -> CardRulings | None:
+        """A card's text and the rules on its choices; None for a name no card data has."""
+        ...
 
     def guild_game(self, guild_id: str) -> str | None:
         """Per-Discord-guild default game."""
@@ -222,6 +233,19 @@ class LocalServices:
 
     def get_answer(self, answer_id: str) -> Answer | None:
         return self.store.get_answer(answer_id)
+
+    def rule_numbers(self, game: str) -> list[str]:
+        self.check_game(game)
+        numbered = {d.id for g in self.games() if g.id == game for d in g.documents if d.numbered}
+        return list(dict.fromkeys(r.number for r in self.index.rules(game=game) if r.doc in numbered and r.number))
+
+    def card_names(self, game: str) -> list[str]:
+        self.check_game(game)
+        return list(self.index.card_names(game))
+
+    def card(self, name: str, game: str | None = None) -> CardRulings | None:
+        self.check_game(game)
+        return card_rulings(self.index, name, game)
 
     def feedback(self, answer_id: str, helpful: bool, comment: str | None) -> bool:
         return self.store.add_feedback(answer_id, helpful, comment)

@@ -27,13 +27,17 @@ def post(client: TestClient, key: SigningKey, payload: Any) -> Any:
 
 def test_command_definitions_follow_discord_rules() -> None:
     defs = command_definitions()
-    assert [c["name"] for c in defs] == ["rules", "rule", "games", "rules-setup"]
+    assert [c["name"] for c in defs] == ["rules", "rule", "card", "games", "rules-setup"]
     for c in defs:
         assert command_problems(c) == []
     setup = next(c for c in defs if c["name"] == "rules-setup")
     assert setup["default_member_permissions"] == str(MANAGE_GUILD)
     rules = next(c for c in defs if c["name"] == "rules")
     assert [(o["name"], o["type"]) for o in rules["options"]] == [("question", 3), ("game", 3), ("private", 5)]
+    # Rule numbers and card names are offered as they are typed (autocomplete interactions).
+    for name, option in (("rule", "number"), ("card", "name")):
+        cmd = next(c for c in defs if c["name"] == name)
+        assert next(o for o in cmd["options"] if o["name"] == option)["autocomplete"] is True
 
 
 def test_rules_is_deferred(client: TestClient, signing_key: SigningKey) -> None:

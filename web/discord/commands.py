@@ -17,6 +17,7 @@ RULES = "rules"
 RULE = "rule"
 GAMES = "games"
 RULES_SETUP = "rules-setup"
+CARD = "card"
 
 QUESTION_MAX = 1000  # what a judge types in a slash command; the web page takes longer ones
 
@@ -32,7 +33,7 @@ def _game_option(required: bool = False) -> dict[str, Any]:
 
 
 def command_definitions(question_max: int = QUESTION_MAX) -> list[dict[str, Any]]:
-    """The four CHAT_INPUT commands. Required options come first (a Discord rule)."""
+    """The five CHAT_INPUT commands. Required options come first (a Discord rule)."""
     private = {
         "type": OPT_BOOLEAN,
         "name": "private",
@@ -70,6 +71,25 @@ def command_definitions(question_max: int = QUESTION_MAX) -> list[dict[str, Any]
                     "description": "Rule number as printed, e.g. 355.14",
                     "required": True,
                     "max_length": 64,
+                    "autocomplete": True,
+                },
+                _game_option(),
+                private,
+            ],
+        },
+        {
+            "type": 1,
+            "name": CARD,
+            "description": "Show a card's text and the rules on the choices it makes",
+            "contexts": [CONTEXT_GUILD, CONTEXT_BOT_DM],
+            "options": [
+                {
+                    "type": OPT_STRING,
+                    "name": "name",
+                    "description": "The card's name",
+                    "required": True,
+                    "max_length": 100,
+                    "autocomplete": True,
                 },
                 _game_option(),
                 private,
@@ -96,6 +116,7 @@ def command_definitions(question_max: int = QUESTION_MAX) -> list[dict[str, Any]
 
 __all__ = [
     "ADMINISTRATOR",
+    "CARD",
     "GAMES",
     "MANAGE_GUILD",
     "QUESTION_MAX",

@@ -17,7 +17,14 @@ from ingest.errors import ArbiterError, UnknownGame
 from ingest.settings import Settings
 from web.db import Database
 from web.discord import commands as C
-from web.discord.render import answer_message, games_message, rule_message, text_message
+from web.discord.components import parse_choice
+from web.discord.render import (
+    answer_message,
+    card_message,
+    games_message,
+    rule_message,
+    text_message,
+)
 from web.ratelimit import RateLimiter
 from web.services import ArbiterServices, RuleNotFound
 
@@ -26,11 +33,15 @@ log = logging.getLogger("arbiter.discord")
 # Interaction types (Discord docs: Receiving and Responding > Interaction Type).
 PING = 1
 APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+APPLICATION_COMMAND_AUTOCOMPLETE = 4
 # Interaction callback types.
 PONG = 1
 CHANNEL_MESSAGE_WITH_SOURCE = 4
 DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE = 5
+AUTOCOMPLETE_RESULT = 8
 EPHEMERAL = 1 << 6
+AUTOCOMPLETE_MAX = 25
 
 Snowflake = Annotated[str, BeforeValidator(lambda v: str(v) if isinstance(v, int) else v)]
 
@@ -52,14 +63,27 @@ class CommandOption(_Model):
     name: str
     type: int
     value: Any = None
+    focused: bool = False
 
 
 class CommandData(_Model):
-    name: str
+    """A command's data; for a component interaction, ``custom_id`` (and a select menu's
+    ``values``) instead of a name."""
+
+    name: str = ""
     options: list[CommandOption] = Field(default_factory=list)
+    custom_id: str = ""
+    values: list[str] = Field(default_factory=list)
 
     def option(self, name: str) -> Any:
         return next((o.value for o in self.options if o.name == name), None)
+
+    def focused(self) -> CommandOption | None:
+        return next((o for o in self.options if o.focused), None)
+
+
+class Message(_Model):
+    flags: int = 0
 
 
 class Interaction(_Model):
@@ -71,6 +95,7 @@ class Interaction(_Model):
     data: CommandData | None = None
     member: Member | None = None  # set in guilds
     user: User | None = None  # set in DMs
+    message: Message | None = None  # the message a component belongs to
 
     @property
     def user_id(self) -> str | None:
@@ -133,12 +158,17 @@ class InteractionHandler:
             raise BadInteraction("not a valid interaction payload") from exc
         if interaction.type == PING:
             return Outcome({"type": PONG})
+        if interaction.type == MESSAGE_COMPONENT and interaction.data is not None:
+            return self._choice(interaction)
+        if interaction.type == APPLICATION_COMMAND_AUTOCOMPLETE and interaction.data is not None:
+            return Outcome(self._autocomplete(interaction))
         if interaction.type != APPLICATION_COMMAND or interaction.data is None:
             raise BadInteraction(f"interaction type {interaction.type} is not handled")
         name = interaction.data.name
         if name == C.RULES:
             return self._rules(interaction)
-        command = {C.RULE: self._rule, C.GAMES: self._games, C.RULES_SETUP: self._setup}.get(name)
+        command = {C.RULE: self._rule, C.GAMES: self._games, C.RULES_SETUP: self._setup,
+                   C.CARD: self._card}.get(name)
         if command is None:
             raise BadInteraction(f"unknown command {name!r}")
         try:
@@ -183,6 +213,82 @@ class InteractionHandler:
             await self.send_answer(app_id, token, question.strip(), game, guild)
 
         return Outcome(response, followup)
+
+    def _choice(self, it: Interaction) -> Outcome:
+        """A click on a clarification option: ask that option (deferred, like /rules),
+        private when the message it belongs to was."""
+        assert it.data is not None
+        picked = parse_choice(it.data.custom_id, it.data.values)
+        if picked is None:
+            raise BadInteraction("unknown component")
+        if not it.application_id or not it.token:
+            raise BadInteraction("interaction lacks application_id or token")
+        answer_id, n = picked
+        try:
+            answer = self.services_provider().get_answer(answer_id)
+        except Exception:
+            log.exception("discord clarification lookup failed")
+            return Outcome(_notice("Sorry, something went wrong on my side. Please try again later."))
+        options = answer.clarify.options if answer is not None and answer.clarify is not None else []
+        if not 0 <= n < len(options):
+            return Outcome(_notice("That choice is no longer available; please ask again with /rules."))
+        decision = self.limiter.hit(it.user_id or "anonymous")
+        if not decision.allowed:
+            wait = math.ceil(decision.retry_after) or 1
+            return Outcome(_notice(f"You're asking faster than I can keep up; please try again in {wait} s."))
+        ask = options[n].ask
+        response: dict[str, Any] = {"type": DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE}
+        if it.message is not None and it.message.flags & EPHEMERAL:
+            response["data"] = {"flags": EPHEMERAL}
+        app_id, token, guild = it.application_id, it.token, it.guild_id
+
+        async def followup() -> None:
+            await self.send_answer(app_id, token, ask.question, ask.game, guild)
+
+        return Outcome(response, followup)
+
+    def _autocomplete(self, it: Interaction) -> dict[str, Any]:
+        """Rule numbers for /rule, card names for /card: those starting with what is typed
+        first, then those containing it."""
+        assert it.data is not None
+        focused = it.data.focused()
+        typed = str(focused.value or "").strip().lower() if focused else ""
+        choices: list[str] = []
+        try:
+            services = self.services_provider()
+            game = self._resolve_game(services, it)
+            # No game chosen: every loaded game's numbers or names.
+            games = [game] if game is not None else [g.id for g in services.games()]
+            for g in games if focused is not None else []:
+                if it.data.name == C.RULE and focused is not None and focused.name == "number":
+                    choices += services.rule_numbers(g)
+                elif it.data.name == C.CARD and focused is not None and focused.name == "name":
+                    choices += services.card_names(g)
+            choices = list(dict.fromkeys(choices))
+        except UnknownGame:
+            choices = []  # a game option naming no loaded game: nothing to offer
+        except Exception:  # an autocomplete that fails offers nothing, never an error
+            log.exception("discord autocomplete failed")
+        starts = [c for c in choices if c.lower().startswith(typed)]
+        inside = [c for c in choices if typed and typed in c.lower() and c not in starts]
+        picked = [c for c in (starts + inside) if 1 <= len(c) <= 100][:AUTOCOMPLETE_MAX]
+        return {"type": AUTOCOMPLETE_RESULT, "data": {"choices": [{"name": c, "value": c} for c in picked]}}
+
+    def _card(self, it: Interaction) -> dict[str, Any]:
+        assert it.data is not None
+        name = it.data.option("name")
+        if not isinstance(name, str) or not name.strip():
+            raise BadInteraction("/card needs a name")
+        services = self.services_provider()
+        game = self._resolve_game(services, it)
+        try:
+            card = services.card(name.strip(), game)
+        except UnknownGame as exc:
+            return _notice(_unknown_game(exc))
+        if card is None:
+            return _notice(f"I don't know a card called `{name.strip()[:80]}`"
+                           + (f" in {game}." if game else "."))
+        return _reply(card_message(card), ephemeral=it.data.option("private") is True)
 
     def answer_data(self, question: str, game: str | None, guild_id: str | None) -> dict[str, Any]:
         """The follow-up message body for /rules (blocking: run it in a thread)."""

@@ -9,7 +9,9 @@ from pydantic import BaseModel
 
 from assistant.answer import Answer
 from ingest.models import GameInfo
+from web.cards import CardRulings
 from web.discord import limits as L
+from web.discord.components import choice_components
 
 NO_MENTIONS: dict[str, Any] = {"parse": []}  # user text is echoed: never ping anyone
 VERDICT_COLORS = {"yes": 0x2E9E5B, "no": 0xC0392B, "unknown": 0x7F8C8D}
@@ -102,11 +104,17 @@ def answer_message(answer: Answer, base_url: str) -> dict[str, Any]:
     ]
     more = "more citations" + (" on the web page" if url else "")
     fit_fields(embed, fields, more=more, total=len(answer.citations))
-    return {
+    message: dict[str, Any] = {
         "content": L.truncate(_verdict_line(answer), L.CONTENT_MAX),
         "embeds": [embed],
         "allowed_mentions": NO_MENTIONS,
     }
+    components = choice_components(answer)
+    if components and answer.clarify is not None:
+        # The one decision between this abstention and a ruling, as buttons under it.
+        message["content"] = L.truncate(f"{message['content']}\n{answer.clarify.prompt}", L.CONTENT_MAX)
+        message["components"] = components
+    return message
 
 
 def _as_dict(value: Any) -> dict[str, Any]:
@@ -136,6 +144,18 @@ def rule_message(result: dict[str, Any]) -> dict[str, Any]:
     return {"embeds": [embed], "allowed_mentions": NO_MENTIONS}
 
 
+def card_message(found: CardRulings) -> dict[str, Any]:
+    """A card's text, and the rules on the choices it makes as fields."""
+    card = found.card
+    kinds = ", ".join(card.types)
+    embed: dict[str, Any] = {"title": L.truncate(card.name, L.EMBED_TITLE_MAX),
+                             "description": L.truncate(card.text.strip() or "(no rules text)", 3000),
+                             "footer": {"text": L.truncate(" · ".join(p for p in (card.game, kinds) if p), L.EMBED_FOOTER_MAX)}}
+    fields = [_field(f"{r.number} · {r.doc}", "> " + L.truncate(L.squash(r.text), QUOTE_MAX)) for r in found.rules]
+    fit_fields(embed, fields, more="more rules")
+    return {"embeds": [embed], "allowed_mentions": NO_MENTIONS}
+
+
 def games_message(games: list[GameInfo]) -> dict[str, Any]:
     if not games:
         return text_message("No games are loaded yet: the rules corpus has not been ingested.")
@@ -157,6 +177,7 @@ __all__ = [
     "NO_MENTIONS",
     "answer_message",
     "answer_url",
+    "card_message",
     "fit_fields",
     "games_message",
     "rule_message",

@@ -17,6 +17,7 @@ from web.discord import limits as L
 PONG = 1
 CHANNEL_MESSAGE_WITH_SOURCE = 4
 DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE = 5
+AUTOCOMPLETE_RESULT = 8
 # Message flags an interaction response may set (Message resource > Message Flags).
 SUPPRESS_EMBEDS = 1 << 2
 EPHEMERAL = 1 << 6
@@ -118,6 +119,10 @@ def message_problems(data: Any, *, edit: bool = False, where: str = "data") -> l
         flags = data["flags"]
         if not isinstance(flags, int) or flags & ~allowed:
             problems.append(f"{where}.flags: {flags!r} sets bits outside {allowed}")
+    if "components" in data:
+        from web.discord.components import component_problems
+
+        problems += component_problems(data["components"], f"{where}.components")
     mentions = data.get("allowed_mentions")
     if mentions is not None and (
         not isinstance(mentions, dict) or not isinstance(mentions.get("parse", []), list)
@@ -147,6 +152,15 @@ def response_problems(response: Any) -> list[str]:
         if "data" not in response:
             return problems + ["response: a message response needs data"]
         return problems + message_problems(response["data"])
+    if kind == AUTOCOMPLETE_RESULT:
+        choices = (response.get("data") or {}).get("choices")
+        if not isinstance(choices, list) or len(choices) > L.COMMAND_CHOICES_MAX:
+            return problems + [f"response.data.choices: a list of at most {L.COMMAND_CHOICES_MAX}"]
+        for i, c in enumerate(choices):
+            where = f"response.data.choices[{i}]"
+            problems += _str_within(c.get("name") if isinstance(c, dict) else None, f"{where}.name", 1, 100)
+            problems += _str_within(c.get("value") if isinstance(c, dict) else None, f"{where}.value", 1, 100)
+        return problems
     return problems + [f"response: type {kind} is not one this endpoint sends"]
 
 

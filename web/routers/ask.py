@@ -92,6 +92,18 @@ def feedback(body: FeedbackRequest, svc: LocalServices = Depends(deps.services))
     return FeedbackResponse()
 
 
+@router.get(
+    "/scenario-schema",
+    summary="The JSON Schema of the scenario /v1/check takes (the page's judge view form)",
+    responses={200: {"content": {"application/json": {"example": {
+        "title": "Scenario", "type": "object", "properties": {"game": {"type": "string"}},
+        "$defs": {"...": "every part of a scenario"}}}}}},
+)
+def scenario_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = engine.scenario_json_schema()
+    return schema
+
+
 @router.post(
     "/check",
     response_model=engine.Decision,

@@ -317,6 +317,9 @@
       }
     }
 
+    renderClarify(node, answer);
+    renderJudge(node, answer);
+
     const citations = answer.citations || [];
     if (citations.length) {
       const section = $('[data-testid="citations"]', node);
@@ -361,6 +364,205 @@
     wireFeedback(node, answer);
     wireCopyLink(node, answer);
     return node;
+  }
+
+  // One decision between an abstention and a ruling: each option is a complete request the
+  // server has checked rules; choosing it asks it in this conversation.
+  function renderClarify(node, answer) {
+    const clarify = answer.clarify;
+    if (!clarify || !Array.isArray(clarify.options) || !clarify.options.length) return;
+    const section = $('[data-testid="clarify"]', node);
+    const prompt = $('[data-testid="clarify-prompt"]', section);
+    const group = $('[data-testid="clarify-options"]', section);
+    const promptId = `clarify-${Math.random().toString(36).slice(2, 10)}`;
+    prompt.id = promptId;
+    prompt.textContent = clarify.prompt || "Did you mean:";
+    group.setAttribute("aria-labelledby", promptId);
+    for (const option of clarify.options) {
+      const ask_ = option.ask || {};
+      const button = el("button", {
+        type: "button",
+        class: "clarify-option",
+        "aria-pressed": "false",
+        dataset: { testid: "clarify-option", game: ask_.game || "" },
+        text: option.label,
+      });
+      button.addEventListener("click", async () => {
+        if (state.busy) return;
+        for (const b of group.querySelectorAll("button")) b.setAttribute("aria-pressed", b === button ? "true" : "false");
+        await ask(ask_.question || answer.question, ask_.game || null);
+      });
+      group.append(button);
+    }
+    section.hidden = false;
+  }
+
+  // ---------------------------------------------------------------- judge view
+  // "What I understood": the scenario the engine checked, as a form generated from the
+  // engine's JSON schema (GET /v1/scenario-schema); "Check" posts it to /v1/check.
+
+  let schemaPromise = null;
+  function scenarioSchema() {
+    if (!schemaPromise) schemaPromise = api("/v1/scenario-schema").catch((err) => { schemaPromise = null; throw err; });
+    return schemaPromise;
+  }
+
+  function resolve(root, schema) {
+    let s = schema || {};
+    while (s.$ref) s = root.$defs[s.$ref.split("/").pop()] || {};
+    return s;
+  }
+
+  function branches(root, schema) {
+    const list = schema.anyOf || schema.oneOf;
+    return list ? list.map((b) => resolve(root, b)) : null;
+  }
+
+  function defaultFor(root, schema) {
+    const s = resolve(root, schema);
+    if (s.default !== undefined) return JSON.parse(JSON.stringify(s.default));
+    if (s.const !== undefined) return s.const;
+    const b = branches(root, s);
+    if (b) return b.some((x) => x.type === "null") ? null : defaultFor(root, b[0]);
+    if (s.type === "object") {
+      const out = {};
+      for (const key of s.required || []) out[key] = defaultFor(root, s.properties[key]);
+      return out;
+    }
+    return { array: [], string: "", integer: 0, number: 0, boolean: false }[s.type] ?? null;
+  }
+
+  let fieldSeq = 0;
+  // A field for `value` under `schema`; returns {node, get}. Unknown shapes fall back to a
+  // JSON text box, so every part of the scenario stays editable.
+  function field(root, schema, value, name) {
+    let s = resolve(root, schema);
+    const b = branches(root, s);
+    if (b) {
+      const real = b.filter((x) => x.type !== "null");
+      const nullable = real.length < b.length;
+      if (real.length === 1) s = real[0];
+      else {
+        const kind = value && typeof value === "object" ? value.kind : undefined;
+        const match = real.find((x) => x.properties && x.properties.kind && x.properties.kind.const === kind);
+        if (match) s = match;
+        else return jsonField(value, name);
+      }
+      if (nullable && (value === null || value === undefined)) {
+        const box = el("div", { class: "judge-null" }, el("span", { class: "muted", text: `${name}: none` }));
+        return { node: box, get: () => null };
+      }
+    }
+    const id = `judge-${++fieldSeq}`;
+    if (s.enum || s.const !== undefined) {
+      const choices = s.enum || [s.const];
+      const select = el("select", { id, name });
+      for (const c of choices) select.append(el("option", { value: String(c), text: String(c) }));
+      select.value = String(value ?? choices[0]);
+      if (s.const !== undefined) select.disabled = true;
+      return { node: el("div", { class: "judge-field" }, el("label", { for: id, text: name }), select),
+               get: () => (typeof choices[0] === "number" ? Number(select.value) : select.value) };
+    }
+    if (s.type === "object" && s.properties) {
+      const set = el("fieldset", { class: "judge-object" }, el("legend", { text: name }));
+      const parts = [];
+      const obj = value && typeof value === "object" ? value : {};
+      for (const [key, sub] of Object.entries(s.properties)) {
+        const f = field(root, sub, obj[key] !== undefined ? obj[key] : defaultFor(root, sub), key);
+        parts.push([key, f]);
+        set.append(f.node);
+      }
+      return { node: set, get: () => Object.fromEntries(parts.map(([k, f]) => [k, f.get()])) };
+    }
+    if (s.type === "array" && s.items) {
+      const set = el("fieldset", { class: "judge-array" }, el("legend", { text: name }));
+      const list = el("div", { class: "judge-items" });
+      const items = [];
+      const addItem = (v) => {
+        const f = field(root, s.items, v, `${name} ${items.length + 1}`);
+        const row = el("div", { class: "judge-item" }, f.node);
+        const remove = el("button", { type: "button", class: "link-button", text: `Remove ${name} item` });
+        const entry = { f, row };
+        remove.addEventListener("click", () => { items.splice(items.indexOf(entry), 1); row.remove(); });
+        row.append(remove);
+        items.push(entry);
+        list.append(row);
+      };
+      for (const v of Array.isArray(value) ? value : []) addItem(v);
+      const add = el("button", { type: "button", class: "link-button", text: `Add ${name} item` });
+      add.addEventListener("click", () => addItem(defaultFor(root, s.items)));
+      set.append(list, add);
+      return { node: set, get: () => items.map((e) => e.f.get()) };
+    }
+    if (s.type === "boolean") {
+      const box = el("input", { id, name, type: "checkbox" });
+      box.checked = Boolean(value);
+      return { node: el("div", { class: "judge-field judge-check" }, box, el("label", { for: id, text: name })), get: () => box.checked };
+    }
+    if (s.type === "integer" || s.type === "number" || s.type === "string") {
+      const input = el("input", { id, name, type: s.type === "string" ? "text" : "number" });
+      input.value = value === null || value === undefined ? "" : String(value);
+      return { node: el("div", { class: "judge-field" }, el("label", { for: id, text: name }), input),
+               get: () => (s.type === "string" ? input.value : input.value === "" ? null : Number(input.value)) };
+    }
+    return jsonField(value, name);
+  }
+
+  function jsonField(value, name) {
+    const id = `judge-${++fieldSeq}`;
+    const area = el("textarea", { id, name, rows: "3", class: "judge-json" });
+    area.value = JSON.stringify(value ?? null, null, 1);
+    return { node: el("div", { class: "judge-field" }, el("label", { for: id, text: `${name} (JSON)` }), area),
+             get: () => JSON.parse(area.value) };
+  }
+
+  function renderJudge(node, answer) {
+    // An abstention without a scenario starts from the schema's defaults for its game.
+    if (!answer.scenario && !answer.game) return;
+    const details = $('[data-testid="judge"]', node);
+    const form = $('[data-testid="judge-form"]', details);
+    const result = $('[data-testid="judge-result"]', details);
+    let built = null;
+    details.hidden = false;
+    details.addEventListener("toggle", async () => {
+      if (!details.open || built) return;
+      try {
+        const root = await scenarioSchema();
+        const start = answer.scenario || { ...defaultFor(root, root), game: answer.game };
+        built = field(root, root, start, "scenario");
+        $(".judge-fields", form).replaceChildren(built.node);
+      } catch (err) {
+        result.hidden = false;
+        result.textContent = `Could not load the scenario form: ${err.message}`;
+      }
+    });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      if (!built) return;
+      result.hidden = false;
+      let scenario;
+      try {
+        scenario = built.get();
+      } catch (err) {
+        result.textContent = `A JSON box is not valid JSON: ${err.message}`;
+        return;
+      }
+      result.textContent = "Checking\u2026";
+      try {
+        const d = await api("/v1/check", { json: scenario });
+        const verdict = d.value !== null && d.value !== undefined ? `${d.value}` : d.verdict === "yes" ? "Yes" : "No";
+        const rules = (d.rules || []).map((r) => `${r.rule} (${r.doc})`).join(", ");
+        const steps = el("ol", { class: "step-list" });
+        for (const t of d.trace || []) steps.append(el("li", { text: `${t.rule}: ${t.step}${t.result ? ` \u2192 ${t.result}` : ""}` }));
+        result.replaceChildren(
+          el("p", { dataset: { testid: "judge-verdict", verdict: d.verdict }, text: `${verdict}. ${d.reason || ""}` }),
+          el("p", { class: "muted", text: rules ? `Rules: ${rules}` : "" }),
+          steps,
+        );
+      } catch (err) {
+        result.textContent = err.message;
+      }
+    });
   }
 
   // ---------------------------------------------------------------- feedback and permalinks
