@@ -38,6 +38,7 @@ from ingest.errors import IndexMissing, StoreUnavailable
 from ingest.models import Card, DocumentInfo, GameInfo, Rule, SearchHit
 from ingest.numbers import NUMBER_PATTERN, distance, normalize_number
 from ingest.pipeline import chunk_text, rule_from_metadata
+from ingest.ranking import GameContext, hybrid_search
 from ingest.settings import Settings
 from ingest.store import State, client_for, get_collection, reaching, read_all, read_state
 
@@ -222,6 +223,7 @@ class RuleIndex:
             self._by_number.setdefault(normalize_number(r.number), []).append(r)
         self._docs = {d.id: d for d in state.documents}
         self._bm25: dict[str | None, _Bm25] = {}
+        self._contexts: dict[str | None, GameContext] = {}
         self._cards: dict[str, list[Card]] | None = None
         self._vector_store: Chroma | None = None
         self._lock = threading.Lock()
@@ -323,6 +325,26 @@ class RuleIndex:
                 self._bm25[game] = idx
             return idx
 
+    def ranking_context(self, game: str | None) -> GameContext:
+        """The game's rule structure and card matcher for :func:`ingest.ranking.hybrid_search`
+        (built on first use, then cached)."""
+        from ingest.card_lookup import CardMatcher
+        from ingest.structure import RuleStructure
+
+        ctx = self._contexts.get(game)
+        if ctx is not None:
+            return ctx
+        cards = [c for cs in self._load_cards().values() for c in cs if game is None or c.game == game]
+        with self._lock:
+            ctx = self._contexts.get(game)
+            if ctx is None:
+                rules = self.rules(game=game)
+                structure = RuleStructure(rules, stem=stem)
+                matcher = CardMatcher(cards, is_common=structure.word_is_common) if cards else None
+                ctx = GameContext(rules, matcher, structure)
+                self._contexts[game] = ctx
+            return ctx
+
     def _dense(self, query: str, game: str | None, n: int) -> list[tuple[Rule, float]]:
         vec = self.embed_query(query)
         where = {"game": game} if game else None
@@ -354,6 +376,8 @@ class RuleIndex:
         query = query.strip()
         if not query or k <= 0:
             return []
+        if mode == "hybrid":
+            return hybrid_search(self, query, game, k)
         n = max(50, k * 10)
         fused: dict[str, float] = {}
         via: dict[str, list[str]] = {}
