@@ -113,7 +113,13 @@ def plan_query(query: str, ctx: GameContext) -> QueryPlan:
 
 
 def hybrid_search(index: RuleIndex, query: str, game: str | None, k: int) -> list[SearchHit]:
-    from ingest.index import EXPANSION_WEIGHT, FUSION_WEIGHTS, RERANK_DEPTH, RERANK_WEIGHT, expand_query
+    from ingest.index import (
+        EXPANSION_WEIGHT,
+        FUSION_WEIGHTS,
+        RERANK_DEPTH,
+        RERANK_WEIGHT,
+        expand_query,
+    )
 
     ctx = index.ranking_context(game)
     bm25 = index._bm25_for(game)
