@@ -16,7 +16,7 @@ One query embedding per search, as before. Steps:
    names (a keyword's titled section and its subrules, a glossary entry and its bullets) and
    the subrules of a rule number written in the question: a keyword's own rules are
    candidates even when no retriever found them.
-4. **Structure**: a named family's members gain :data:`TERM_BONUS` x strength x the leading
+4. **Structure** (``via`` gains ``card`` or ``term``): a named family's members gain :data:`TERM_BONUS` x strength x the leading
    score (strength: 1 for a keyword of a named card, the term's rarity for a term typed in
    the question); a bare title ("809. Deflect", no rule text) is scaled by
    :data:`TITLE_DAMP`; the subrules of a rule number named in the question gain
@@ -162,10 +162,12 @@ def hybrid_search(index: RuleIndex, query: str, game: str | None, k: int) -> lis
 
     # ---- candidates named by structure
     strength: dict[str, float] = {}
+    from_card: set[str] = set()
     for term in plan.card_keywords:
         for root in st.terms.get(term, []):
             for key in st.family(root, FAMILY_LIMIT):
                 strength[key] = max(strength.get(key, 0.0), 1.0)
+                from_card.add(key)
     for term in plan.terms:
         w = st.rarity(term)
         for root in st.terms.get(term, []):
@@ -190,6 +192,7 @@ def hybrid_search(index: RuleIndex, query: str, game: str | None, k: int) -> lis
     for key in fused:
         if key in strength and not st.is_title(key):
             fused[key] += TERM_BONUS * strength[key] * lead
+            via[key].append("card" if key in from_card else "term")
         if key in named_children:
             fused[key] += NAMED_CHILD_BONUS * lead
         if st.is_title(key) or st.is_pointer(rules[key]):
