@@ -7,7 +7,9 @@ same words. A one-word name counts only when the word is rare in the game's rule
 (``is_common`` says which words are not): "Juggernaut" is a card, "Recruit" or "Guard" in a
 question is more likely the rules' word. A misspelling is accepted for names of at least
 :data:`FUZZY_MIN_CHARS` characters whose similarity (difflib ratio) to the question's words
-is at least :data:`FUZZY_CUTOFF` ("volibare furious" finds "Volibear, Furious").
+is at least :data:`FUZZY_CUTOFF` ("volibare furious" finds "Volibear, Furious"), among names of
+two to :data:`FUZZY_MAX_WORDS` words that start with the same two letters (a first-letter slip
+is not forgiven: it keeps the scan to a few names per window).
 
 :func:`card_keywords` reads which of a game's keyword terms a card's text uses in keyword
 syntax: bracketed (``[Deflect 2]``), a sentence of its own (``Guard.``, ``Retaliate 1.``),
@@ -30,6 +32,7 @@ __all__ = ["FUZZY_CUTOFF", "FUZZY_MIN_CHARS", "CardMatcher", "CardMention", "car
 FUZZY_CUTOFF = 0.88
 FUZZY_MIN_CHARS = 8
 MAX_NAME_WORDS = 6
+FUZZY_MAX_WORDS = 4
 
 
 class CardMention(BaseModel):
@@ -52,12 +55,12 @@ class CardMatcher:
             if key:
                 self._by_name.setdefault(key, []).append(c)
         self._is_common = is_common
-        # fuzzy buckets: (word count, first letter) -> names
+        # fuzzy buckets: (word count, first two letters) -> names
         self._buckets: dict[tuple[int, str], list[str]] = {}
         for key in self._by_name:
             words = key.split()
-            if len(key) >= FUZZY_MIN_CHARS and len(words) > 1:
-                self._buckets.setdefault((len(words), key[0]), []).append(key)
+            if len(key) >= FUZZY_MIN_CHARS and 1 < len(words) <= FUZZY_MAX_WORDS:
+                self._buckets.setdefault((len(words), key[:2]), []).append(key)
 
     def __len__(self) -> int:
         return len(self._by_name)
@@ -91,7 +94,9 @@ class CardMatcher:
             return window, True
         if size == 1 or len(window) < FUZZY_MIN_CHARS:
             return None, False
-        pool = self._buckets.get((size, window[0]), [])
+        pool = self._buckets.get((size, window[:2]), [])
+        if not pool:
+            return None, False
         close = difflib.get_close_matches(window, pool, n=1, cutoff=FUZZY_CUTOFF)
         return (close[0], False) if close else (None, False)
 

@@ -37,7 +37,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ingest.card_lookup import CardMatcher, CardMention, card_keywords
-from ingest.models import Rule, SearchHit
+from ingest.models import Card, Rule, SearchHit
 from ingest.structure import RuleStructure
 
 if TYPE_CHECKING:
@@ -78,6 +78,16 @@ class GameContext:
         self.rules = rules
         self.cards = cards
         self.structure = structure
+        self.positions = {r.key: i for i, r in enumerate(rules)}
+        self._keywords: dict[tuple[str, str], list[str]] = {}
+
+    def keywords(self, card: Card) -> list[str]:
+        """The keyword terms ``card`` uses (cached per card)."""
+        key = (card.name, card.text)
+        found = self._keywords.get(key)
+        if found is None:
+            found = self._keywords[key] = card_keywords(card, self.structure.terms)
+        return found
 
 
 class QueryPlan(BaseModel):
@@ -100,7 +110,7 @@ def plan_query(query: str, ctx: GameContext) -> QueryPlan:
     keywords: list[str] = []
     texts: list[str] = []
     for m in mentions:
-        keywords.extend(card_keywords(m.card, ctx.structure.terms))
+        keywords.extend(ctx.keywords(m.card))
         texts.append(" ".join([*m.card.types, m.card.text]))
     keywords = list(dict.fromkeys(keywords))
     typed = set(bm25_tokens(query))
@@ -138,7 +148,7 @@ def hybrid_search(index: RuleIndex, query: str, game: str | None, k: int) -> lis
         words = [w for w in words if w in vocab]
         if words and bm25.rules:
             bm = bm + weight * bm25.model.get_scores(words)
-    pos = {r.key: i for i, r in enumerate(bm25.rules)}
+    pos = ctx.positions
     best_bm = float(bm.max()) if len(bm) else 0.0
 
     rules: dict[str, Rule] = {}

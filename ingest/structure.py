@@ -94,6 +94,7 @@ class RuleStructure:
         self._stemmed = {self._stem_phrase(t): t for t in sorted(self.terms, key=len, reverse=True)}
         self._texts = [" " + normalize_name(r.text) + " " for r in self.rules]
         self._df: dict[str, int] = {}
+        self._pointer: dict[str, bool] = {}
 
     # ----------------------------------------------------------------- families
     def family(self, key: str, limit: int = 200) -> list[str]:
@@ -117,7 +118,12 @@ class RuleStructure:
         """A glossary entry of a numbered rulebook that defines a term in a line and points
         to the rule that governs it ("Ward: ... See rule 702.21"): the rule it points to is
         the answer, not the pointer."""
-        return not rule.numbered and bool(find_refs(rule.text)) and len(rule.text.split()) <= POINTER_WORDS
+        found = self._pointer.get(rule.key)
+        if found is None:
+            found = self._pointer[rule.key] = (
+                not rule.numbered and bool(find_refs(rule.text)) and len(rule.text.split()) <= POINTER_WORDS
+            )
+        return found
 
     # ----------------------------------------------------------------- references
     def refs(self, rule: Rule) -> list[str]:
