@@ -70,6 +70,10 @@ class CardMatcher:
         found = self._by_name[key]
         return next((c for c in found if c.text), found[0])
 
+    def printings(self, name: str) -> list[Card]:
+        """Every card of that name (a hero, a villain and a minion may share one)."""
+        return list(self._by_name.get(normalize_name(name), []))
+
     def find(self, question: str) -> list[CardMention]:
         words = normalize_name(question).split()
         taken = [False] * len(words)

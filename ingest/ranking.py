@@ -4,7 +4,8 @@
 One query embedding per search, as before. Steps:
 
 1. **Query plan** (:class:`QueryPlan`): the cards the question names (:mod:`ingest.card_lookup`,
-   exact or close misspelling), the keywords their text uses, the game's keyword and
+   exact or close misspelling), the keywords their text uses (every printing of the name:
+   a hero, a villain and a minion may share one), the game's keyword and
    glossary terms the question itself names (:mod:`ingest.structure`), and BM25 tokens
    from the named cards' types, keywords and ability text.
 2. **Scores**: dense cosine (Chroma, top :data:`POOL`) min-max scaled, and BM25 over every
@@ -110,7 +111,9 @@ def plan_query(query: str, ctx: GameContext) -> QueryPlan:
     keywords: list[str] = []
     texts: list[str] = []
     for m in mentions:
-        keywords.extend(ctx.keywords(m.card))
+        printings = ctx.cards.printings(m.card.name) if ctx.cards is not None else [m.card]
+        for card in printings:  # a hero, a villain and a minion may share a name
+            keywords.extend(ctx.keywords(card))
         texts.append(" ".join([*m.card.types, m.card.text]))
     keywords = list(dict.fromkeys(keywords))
     typed = set(bm25_tokens(query))
@@ -128,6 +131,7 @@ def hybrid_search(index: RuleIndex, query: str, game: str | None, k: int) -> lis
         FUSION_WEIGHTS,
         RERANK_DEPTH,
         RERANK_WEIGHT,
+        _normalized,
         expand_query,
     )
 
@@ -154,13 +158,10 @@ def hybrid_search(index: RuleIndex, query: str, game: str | None, k: int) -> lis
     rules: dict[str, Rule] = {}
     via: dict[str, list[str]] = {}
     fused: dict[str, float] = {}
-    if dense:
-        raw = [s for _, s in dense]
-        lo, hi = min(raw), max(raw)
-        for rule, s in dense:
-            rules[rule.key] = rule
-            via.setdefault(rule.key, []).append("dense")
-            fused[rule.key] = FUSION_WEIGHTS["dense"] * ((s - lo) / (hi - lo) if hi > lo else 1.0)
+    for (rule, _), score in zip(dense, _normalized("dense", [raw for _, raw in dense])):
+        rules[rule.key] = rule
+        via.setdefault(rule.key, []).append("dense")
+        fused[rule.key] = FUSION_WEIGHTS["dense"] * score
     if best_bm > 0:
         for i in np.argsort(-bm, kind="stable")[: max(POOL, k * 10)]:
             if bm[i] <= 0:
