@@ -15,7 +15,8 @@ Gold: a question's ``cite_any`` (any of those rule numbers, in its game); or ``c
 ``cite_heading`` (a glossary entry heading, or a list of them: any rule of that entry,
 its opening paragraphs or its bullets, counts); or ``cite_doc`` alone (any rule of that
 document). Questions with none of these (out-of-scope ones) are skipped. For dense, BM25,
-hybrid (and ``--modes`` to pick): hit@1, hit@5, MRR@10 and p50/p95 search latency, searching
+hybrid (and ``--modes`` to pick): hit@1, hit@5, MRR@10 and p50/p95 search latency (the query
+cache is cleared before each mode, so every mode pays for its query embedding), searching
 with the question's game as filter (``--no-game`` searches every game).
 
     .venv/bin/python bench/retrieval.py [--full] [--questions F ...] [--show-misses]
@@ -41,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ingest import ingest, open_index
 from ingest.cards import normalize_name
+from ingest.embedding import _query_vector
 from ingest.numbers import normalize_number
 from ingest.parsers import slugify
 from ingest.settings import REPO_ROOT, Settings
@@ -104,6 +106,7 @@ def run_set(index: Any, name: str, questions: list[dict[str, Any]], modes: list[
     if missing:
         print(f"  WARNING: gold not in the index for {len(missing)}: {', '.join(missing)}")
     for mode in modes:
+        _query_vector.cache_clear()  # each mode's latency includes its query embedding
         h1 = h5 = 0
         rr = 0.0
         times = []
