@@ -16,7 +16,9 @@ by game), ``bm25`` (bm25s over the same chunk text, a small suffix-stripping ste
 English stop words, the query expanded with rules-vocabulary synonyms at weight 0.3: see
 :func:`expand_query`) and ``hybrid`` = weighted sum of both retrievers' normalized scores
 (:data:`FUSION_WEIGHTS`), then the top 20 re-ranked by how many query terms each rule
-contains (:data:`RERANK_WEIGHT`). One query embedding per search, nothing more. A rule
+contains (:data:`RERANK_WEIGHT`); hybrid also knows the cards a question names and the
+rulebook's structure (keyword sections, glossary entries, subrules, cross-references, rule
+groups): see :mod:`ingest.ranking`. One query embedding per search, nothing more. A rule
 number or anchor written in the query (``355.14``, ``target.3.2``) that exists is looked up
 directly and ranked first (``via=["number"]``).
 """
@@ -38,6 +40,7 @@ from ingest.errors import IndexMissing, StoreUnavailable
 from ingest.models import Card, DocumentInfo, GameInfo, Rule, SearchHit
 from ingest.numbers import NUMBER_PATTERN, distance, normalize_number
 from ingest.pipeline import chunk_text, rule_from_metadata
+from ingest.ranking import GameContext, hybrid_search
 from ingest.settings import Settings
 from ingest.store import State, client_for, get_collection, reaching, read_all, read_state
 
@@ -222,6 +225,7 @@ class RuleIndex:
             self._by_number.setdefault(normalize_number(r.number), []).append(r)
         self._docs = {d.id: d for d in state.documents}
         self._bm25: dict[str | None, _Bm25] = {}
+        self._contexts: dict[str | None, GameContext] = {}
         self._cards: dict[str, list[Card]] | None = None
         self._vector_store: Chroma | None = None
         self._lock = threading.Lock()
@@ -323,6 +327,26 @@ class RuleIndex:
                 self._bm25[game] = idx
             return idx
 
+    def ranking_context(self, game: str | None) -> GameContext:
+        """The game's rule structure and card matcher for :func:`ingest.ranking.hybrid_search`
+        (built on first use, then cached)."""
+        from ingest.card_lookup import CardMatcher
+        from ingest.structure import RuleStructure
+
+        ctx = self._contexts.get(game)
+        if ctx is not None:
+            return ctx
+        cards = [c for cs in self._load_cards().values() for c in cs if game is None or c.game == game]
+        with self._lock:
+            ctx = self._contexts.get(game)
+            if ctx is None:
+                rules = self.rules(game=game)
+                structure = RuleStructure(rules, stem=stem)
+                matcher = CardMatcher(cards, is_common=structure.word_is_common) if cards else None
+                ctx = GameContext(rules, matcher, structure)
+                self._contexts[game] = ctx
+            return ctx
+
     def _dense(self, query: str, game: str | None, n: int) -> list[tuple[Rule, float]]:
         vec = self.embed_query(query)
         where = {"game": game} if game else None
@@ -354,39 +378,17 @@ class RuleIndex:
         query = query.strip()
         if not query or k <= 0:
             return []
+        if mode == "hybrid":
+            return hybrid_search(self, query, game, k)
         n = max(50, k * 10)
-        fused: dict[str, float] = {}
-        via: dict[str, list[str]] = {}
-        rules: dict[str, Rule] = {}
-        lists: list[tuple[str, list[tuple[Rule, float]]]] = []
-        bm25 = self._bm25_for(game) if mode in ("hybrid", "bm25") else None
-        if mode in ("hybrid", "dense"):
-            lists.append(("dense", self._dense(query, game, n)))
-        if bm25 is not None:
-            lists.append(("bm25", bm25.search(query, n)))
-        for name, hits in lists:
-            scores = _normalized(name, [raw for _, raw in hits]) if mode == "hybrid" else [raw for _, raw in hits]
-            for (rule, _), score in zip(hits, scores):
-                key = rule.key
-                rules[key] = rule
-                weight = FUSION_WEIGHTS[name] if mode == "hybrid" else 1.0
-                fused[key] = fused.get(key, 0.0) + weight * score
-                via.setdefault(key, []).append(name)
-        ranked = sorted(fused, key=lambda key: -fused[key])
-        if mode == "hybrid" and bm25 is not None and ranked:
-            toks, extra = expand_query(query)
-            terms = set(toks) | set(extra)
-            lead = fused[ranked[0]]
-            for key in ranked[:RERANK_DEPTH]:
-                fused[key] += RERANK_WEIGHT * bm25.overlap(rules[key], terms) * lead
-            ranked = sorted(fused, key=lambda key: -fused[key])
-        out = [SearchHit(rule=rules[key], score=fused[key], via=via[key]) for key in ranked]
+        hits = self._dense(query, game, n) if mode == "dense" else self._bm25_for(game).search(query, n)
+        out = [SearchHit(rule=rule, score=raw, via=[mode]) for rule, raw in hits]
         direct = self.number_hits(query, game)
         if direct:
             top = max((h.score for h in out), default=0.0) + 1.0
             keys = {r.key for r in direct}
             out = [
-                SearchHit(rule=r, score=top - i * 1e-6, via=["number", *via.get(r.key, [])])
+                SearchHit(rule=r, score=top - i * 1e-6, via=["number", mode])
                 for i, r in enumerate(direct)
             ] + [h for h in out if h.rule.key not in keys]
         return out[:k]
