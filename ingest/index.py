@@ -43,6 +43,7 @@ from ingest.store import State, client_for, get_collection, reaching, read_all, 
 
 if TYPE_CHECKING:
     from chromadb.api import ClientAPI
+    from chromadb.api.models.Collection import Collection
     from langchain_chroma import Chroma
     from langchain_core.retrievers import BaseRetriever
 
@@ -224,6 +225,7 @@ class RuleIndex:
         self._bm25: dict[str | None, _Bm25] = {}
         self._cards: dict[str, list[Card]] | None = None
         self._vector_store: Chroma | None = None
+        self._collection: Collection | None = None
         self._lock = threading.Lock()
 
     # ----------------------------------------------------------------- catalogue
@@ -296,24 +298,32 @@ class RuleIndex:
         if self._vector_store is None:
             from langchain_chroma import Chroma
 
-            from ingest.embedding import embeddings
+            from ingest.embedding import QueryEmbeddings
 
             self._vector_store = Chroma(
                 client=self.client,
                 collection_name=self.state.rules_collection,
-                embedding_function=embeddings(self.settings.embedding_model),
+                embedding_function=QueryEmbeddings(
+                    self.settings.embedding_model, self.settings.model_cache_dir,
+                    self.settings.query_threads,
+                ),
             )
         return self._vector_store
 
     def embed_query(self, text: str) -> list[float]:
         from ingest.embedding import embed_query
 
-        return embed_query(text, self.settings.embedding_model)
+        return embed_query(text, self.settings.embedding_model, self.settings.model_cache_dir,
+                           self.settings.query_threads)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        from ingest.embedding import embed_documents
+        """Short texts (the kind classifier's exemplars) through the question path: the same
+        vectors as sentence-transformers', without loading torch; a list asked for before is
+        read back from the model cache."""
+        from ingest.embedding import embed_texts
 
-        return embed_documents(texts, self.settings.embedding_model)
+        return embed_texts(texts, self.settings.embedding_model, self.settings.model_cache_dir,
+                           self.settings.query_threads, remember=True)
 
     def _bm25_for(self, game: str | None) -> _Bm25:
         with self._lock:
@@ -325,14 +335,19 @@ class RuleIndex:
 
     def _dense(self, query: str, game: str | None, n: int) -> list[tuple[Rule, float]]:
         vec = self.embed_query(query)
-        where = {"game": game} if game else None
+        where: Any = {"game": game} if game else None
         with reaching():
-            hits = self.vector_store.similarity_search_by_vector_with_relevance_scores(
-                vec, k=n, filter=where
+            # The collection itself, not the langchain-chroma store: the same query, without
+            # importing langchain-chroma on the command line's search path.
+            if self._collection is None:
+                self._collection = get_collection(self.client, self.state.rules_collection)
+            found = self._collection.query(
+                query_embeddings=np.asarray([vec], dtype=np.float32), n_results=n, where=where, include=["metadatas", "distances"]
             )
+        metas = (found.get("metadatas") or [[]])[0]
+        dists = (found.get("distances") or [[]])[0]
         out = []
-        for doc, dist in hits:
-            meta = doc.metadata
+        for meta, dist in zip(metas, dists):
             rule = self.get(str(meta.get("doc")), str(meta.get("rule")))
             if rule is not None:
                 out.append((rule, 1.0 - float(dist)))
