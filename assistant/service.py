@@ -77,6 +77,9 @@ class Request:
 class Retrieved:
     request: Request
     hits: list[SearchHit]
+    #: The question's one embedding (of ``request.text``), shared by retrieval and the kind
+    #: classifier; None for a blocked question.
+    vector: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,7 @@ class Assistant:
         self._lock = threading.Lock()
         self.store: ConversationStore = store or MemoryConversationStore()
         self._classifier: KindClassifier | None = None
+        self._exemplars: tuple[tuple[str, ...], list[list[float]]] | None = None
         self._cards: dict[str, tuple[str, str, str]] | None = None
         self._games: list[GameInfo] | None = None
         self._vocab: dict[str, frozenset[str]] | None = None
@@ -204,8 +208,23 @@ class Assistant:
     @property
     def classifier(self) -> KindClassifier:
         if self._classifier is None:
-            self._classifier = KindClassifier(self._timed_embed_query, self.index.embed_documents)
+            self._classifier = KindClassifier(self._timed_embed_query, self._exemplar_vectors)
         return self._classifier
+
+    def _exemplar_vectors(self, texts: list[str]) -> list[list[float]]:
+        """The classifier's exemplar sentences, embedded once per process."""
+        key = tuple(texts)
+        if self._exemplars is None or self._exemplars[0] != key:
+            self._exemplars = (key, self.index.embed_documents(list(texts)))
+        return self._exemplars[1]
+
+    def _question_classifier(self, vector: tuple[float, ...] | None) -> KindClassifier:
+        """The kind classifier for one question: its query vector is the question's own
+        embedding, the one retrieval used (one embedding per question)."""
+        if vector is None:
+            return self.classifier
+        shared = list(vector)
+        return KindClassifier(lambda _text: shared, self._exemplar_vectors)
 
     def _card_table(self) -> dict[str, tuple[str, str, str]]:
         if self._cards is None:
@@ -258,6 +277,7 @@ class Assistant:
     def _retrieve(self, req: Request) -> Retrieved:
         if req.blocked:
             return Retrieved(req, [])
+        vector = tuple(self._timed_embed_query(req.text))  # search finds it in the query cache
         t = time.perf_counter()
         try:
             hits = self.index.search(req.text, game=req.game, k=5)
@@ -266,7 +286,7 @@ class Assistant:
         except Exception:  # noqa: BLE001 - a failed search is an answer without passages
             hits = []
         self.timings.retrieval += time.perf_counter() - t
-        return Retrieved(req, hits)
+        return Retrieved(req, hits, vector)
 
     def _understand(self, r: Retrieved) -> Understood:
         t = time.perf_counter()
@@ -317,7 +337,8 @@ class Assistant:
         if req.prior and _FOLLOWUP.search(q):
             q = merge_followup(str(req.prior["question"]), q)
             u.text = q
-        parser = Parser(self.classifier, self._card_lookup)
+        classifier = self._question_classifier(r.vector)
+        parser = Parser(classifier, self._card_lookup)
         outside = outside_quotes(q)
         pick = parser.ability(q, outside)
         named = {pick.name: pick.game} if pick and pick.name and pick.game else {}
@@ -339,7 +360,7 @@ class Assistant:
             return u
         if pick and pick.game and pick.game != u.game:
             pick = None
-        kg = self.classifier.classify(outside if outside.strip() else q)
+        kg = classifier.classify(outside if outside.strip() else q)
         u.kind, u.kind_via, u.pick = kg.kind, f"{kg.via}: {kg.because}", pick
         if kg.kind is None:
             u.error = (f"Two readings of the question disagree: {kg.because}." if kg.via == "cross-check"
