@@ -3,8 +3,8 @@
 For the default corpus and all of ../shared/corpus-extra, each into a fresh temporary
 index: rules/s of a full ``ingest()`` (parse + embed + Chroma writes + swap), then the raw
 ``SentenceTransformer.encode`` throughput on exactly the texts that ingest embedded (same
-batch size, same run, model already loaded for both), their ratio (target >= 0.8), and
-the process's peak RSS.
+batch size, same run, model already loaded for both) as the floor beside it, their ratio
+(target >= 0.9), and the process's peak RSS. The machine may be shared: run it 2-3 times.
 
     .venv/bin/python bench/ingest.py [--only default|extra]
 """
@@ -60,7 +60,8 @@ def run(name: str, corpus: Path) -> None:
     print(f"[{name}] ingest: {ingest_s:.1f} s = {ingest_rate:.1f} rules/s "
           f"(embedding calls {embed_s:.1f} s, parse + Chroma + cards {ingest_s - embed_s:.1f} s)")
     print(f"[{name}] raw SentenceTransformer.encode on the same {len(texts)} texts: {raw_s:.1f} s = {raw_rate:.1f} texts/s")
-    print(f"[{name}] ratio ingest/raw = {ingest_rate / raw_rate:.2f} (target >= 0.8)")
+    print(f"[{name}] ingest {ingest_rate:.1f} rules/s beside the floor raw encode {raw_rate:.1f} texts/s: "
+          f"ratio {ingest_rate / raw_rate:.2f} (target >= 0.9)")
     print(f"[{name}] re-ingest unchanged={again.unchanged}: {reingest_s:.2f} s")
     print(f"[{name}] peak RSS so far: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
