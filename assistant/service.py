@@ -8,8 +8,9 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
+import numpy as np
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from assistant.answer import Answer, TraceStep
@@ -212,10 +213,12 @@ class Assistant:
         return self._classifier
 
     def _exemplar_vectors(self, texts: list[str]) -> list[list[float]]:
-        """The classifier's exemplar sentences, embedded once per process."""
+        """The classifier's exemplar sentences, embedded once per process (held as numpy
+        arrays: the classifier compares every question with each of them)."""
         key = tuple(texts)
         if self._exemplars is None or self._exemplars[0] != key:
-            self._exemplars = (key, self.index.embed_documents(list(texts)))
+            vecs = self.index.embed_documents(list(texts))
+            self._exemplars = (key, [cast("list[float]", np.asarray(v, dtype=np.float64)) for v in vecs])
         return self._exemplars[1]
 
     def _question_classifier(self, vector: tuple[float, ...] | None) -> KindClassifier:
@@ -223,7 +226,7 @@ class Assistant:
         embedding, the one retrieval used (one embedding per question)."""
         if vector is None:
             return self.classifier
-        shared = list(vector)
+        shared = cast("list[float]", np.asarray(vector, dtype=np.float64))
         return KindClassifier(lambda _text: shared, self._exemplar_vectors)
 
     def _card_table(self) -> dict[str, tuple[str, str, str]]:
