@@ -78,9 +78,11 @@ class Request:
 class Retrieved:
     request: Request
     hits: list[SearchHit]
-    #: The question's one embedding (of ``request.text``), shared by retrieval and the kind
-    #: classifier; None for a blocked question.
+    #: The question's one embedding, shared by retrieval (dense part) and the kind
+    #: classifier: of ``reading``, the question as the classifier reads it (normalised, quoted
+    #: card text blanked out); None for a blocked question.
     vector: tuple[float, ...] | None = None
+    reading: str = ""
 
 
 @dataclass(frozen=True)
@@ -221,13 +223,18 @@ class Assistant:
             self._exemplars = (key, [cast("list[float]", np.asarray(v, dtype=np.float64)) for v in vecs])
         return self._exemplars[1]
 
-    def _question_classifier(self, vector: tuple[float, ...] | None) -> KindClassifier:
-        """The kind classifier for one question: its query vector is the question's own
-        embedding, the one retrieval used (one embedding per question)."""
-        if vector is None:
+    def _question_classifier(self, r: Retrieved) -> KindClassifier:
+        """The kind classifier for one question: the question's one embedding (the one
+        retrieval used) when it reads the same text; another text (a follow-up merged with
+        the previous question) is embedded on its own."""
+        if r.vector is None:
             return self.classifier
-        shared = cast("list[float]", np.asarray(vector, dtype=np.float64))
-        return KindClassifier(lambda _text: shared, self._exemplar_vectors)
+        shared = cast("list[float]", np.asarray(r.vector, dtype=np.float64))
+
+        def embed(text: str) -> list[float]:
+            return shared if text == r.reading else self._timed_embed_query(text)
+
+        return KindClassifier(embed, self._exemplar_vectors)
 
     def _card_table(self) -> dict[str, tuple[str, str, str]]:
         if self._cards is None:
@@ -280,16 +287,19 @@ class Assistant:
     def _retrieve(self, req: Request) -> Retrieved:
         if req.blocked:
             return Retrieved(req, [])
-        vector = tuple(self._timed_embed_query(req.text))  # search finds it in the query cache
+        q = normalise(req.text)
+        outside = outside_quotes(q)
+        reading = outside if outside.strip() else q  # what the kind classifier reads
+        vector = tuple(self._timed_embed_query(reading))
         t = time.perf_counter()
         try:
-            hits = self.index.search(req.text, game=req.game, k=5)
+            hits = self.index.search(req.text, game=req.game, k=5, vector=vector)
         except StoreUnavailable:
             raise  # an outage is an error to report, not "no passages"
         except Exception:  # noqa: BLE001 - a failed search is an answer without passages
             hits = []
         self.timings.retrieval += time.perf_counter() - t
-        return Retrieved(req, hits, vector)
+        return Retrieved(req, hits, vector, reading)
 
     def _understand(self, r: Retrieved) -> Understood:
         t = time.perf_counter()
@@ -303,7 +313,7 @@ class Assistant:
             hits = [h for h in hits if h.rule.game == u.game]
             if len(hits) < 2 and not r.request.blocked:
                 try:
-                    hits = self.index.search(r.request.text, game=u.game, k=5)
+                    hits = self.index.search(r.request.text, game=u.game, k=5, vector=r.vector)
                 except StoreUnavailable:
                     raise
                 except Exception:  # noqa: BLE001, S110 - keep the unfiltered passages
@@ -340,7 +350,7 @@ class Assistant:
         if req.prior and _FOLLOWUP.search(q):
             q = merge_followup(str(req.prior["question"]), q)
             u.text = q
-        classifier = self._question_classifier(r.vector)
+        classifier = self._question_classifier(r)
         parser = Parser(classifier, self._card_lookup)
         outside = outside_quotes(q)
         pick = parser.ability(q, outside)

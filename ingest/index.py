@@ -28,6 +28,7 @@ import json
 import math
 import re
 import threading
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -349,12 +350,13 @@ class RuleIndex:
                 self._dense_rows = ([r for r, _ in rows], mat)
             return self._dense_rows
 
-    def _dense(self, query: str, game: str | None, n: int) -> list[tuple[Rule, float]]:
+    def _dense(self, query: str, game: str | None, n: int,
+               vector: Sequence[float] | None = None) -> list[tuple[Rule, float]]:
         """Exact cosine search over the build's vectors, held in memory (a build never
         changes; the default corpus is 61 rules, all of corpus-extra ~6,400: ~10 MB): the
         same scores as the Chroma collection's cosine distance, without a store round trip
         per question."""
-        vec = np.asarray(self.embed_query(query), dtype=np.float32)
+        vec = np.asarray(self.embed_query(query) if vector is None else vector, dtype=np.float32)
         rules, mat = self._matrix()
         if not rules:
             return []
@@ -380,7 +382,11 @@ class RuleIndex:
                 out.append(found.rule)
         return out
 
-    def search(self, query: str, game: str | None = None, k: int = 5, mode: Mode = "hybrid") -> list[SearchHit]:
+    def search(self, query: str, game: str | None = None, k: int = 5, mode: Mode = "hybrid",
+               vector: Sequence[float] | None = None) -> list[SearchHit]:
+        """Hybrid (or one retriever's) search; ``vector``: the query's embedding when the
+        caller already has it (the assistant embeds each question once), else
+        ``query`` is embedded."""
         if mode not in ("hybrid", "dense", "bm25"):
             raise ValueError(f"unknown search mode {mode!r}")
         query = query.strip()
@@ -393,7 +399,7 @@ class RuleIndex:
         lists: list[tuple[str, list[tuple[Rule, float]]]] = []
         bm25 = self._bm25_for(game) if mode in ("hybrid", "bm25") else None
         if mode in ("hybrid", "dense"):
-            lists.append(("dense", self._dense(query, game, n)))
+            lists.append(("dense", self._dense(query, game, n, vector)))
         if bm25 is not None:
             lists.append(("bm25", bm25.search(query, n)))
         for name, hits in lists:
