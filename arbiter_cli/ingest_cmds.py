@@ -52,6 +52,18 @@ def _index(settings: Any, game: str | None) -> Any:
     return index
 
 
+def _prepare_query_model(settings: Any) -> None:
+    """Export the model for the fast question path once, while ingest has it loaded (a
+    failure is reported; questions then export on first use or use sentence-transformers)."""
+    from ingest.embedding import prepare_query_model
+    from ingest.errors import ArbiterError
+
+    try:
+        prepare_query_model(settings.embedding_model, settings.model_cache_dir)
+    except (ArbiterError, OSError) as exc:
+        typer.echo(f"warning: the ONNX query model was not exported: {exc}", err=True)
+
+
 def register(app: typer.Typer) -> None:
     """Add this area's commands to ``app``."""
 
@@ -91,6 +103,7 @@ def register(app: typer.Typer) -> None:
             f"{summary.documents} documents, {summary.rules} rules, {summary.cards} cards "
             f"in {summary.seconds:.1f} s ({note})"
         )
+        _prepare_query_model(settings)
         if summary.errors:
             for err in summary.errors:
                 typer.echo(f"error: {err}", err=True)

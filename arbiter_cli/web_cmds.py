@@ -43,6 +43,9 @@ def serve(
                 raise typer.Exit(1)
         else:
             typer.echo("Index is up to date.", err=True)
+        from arbiter_cli.ingest_cmds import _prepare_query_model
+
+        _prepare_query_model(settings)  # once, before any worker starts
     from arbiter_cli.db_cmds import upgrade_database
 
     upgrade_database()  # once, before any worker starts

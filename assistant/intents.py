@@ -4,10 +4,11 @@ the rules. Below the confidence threshold the kind is unknown (the answer abstai
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 # Ordered: the first matching form wins (more specific forms first).
 FORMS: list[tuple[str, str]] = [
@@ -212,10 +213,12 @@ class KindGuess:
 
 
 def _cos(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b))
-    na = math.sqrt(sum(x * x for x in a)) or 1.0
-    nb = math.sqrt(sum(y * y for y in b)) or 1.0
-    return dot / (na * nb)
+    # numpy: a question is compared with every exemplar (~65 x 384 floats); the pure-Python
+    # sums cost as much as the question's embedding.
+    va, vb = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    na = float(np.sqrt(va @ va)) or 1.0
+    nb = float(np.sqrt(vb @ vb)) or 1.0
+    return float(va @ vb) / (na * nb)
 
 
 class KindClassifier:

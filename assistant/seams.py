@@ -3,6 +3,7 @@ in-memory index and the web part can pass its own conversation store."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ingest.models import Card, GameInfo, Rule, SearchHit
@@ -12,7 +13,10 @@ from ingest.models import Card, GameInfo, Rule, SearchHit
 class RuleIndexLike(Protocol):
     """The subset of ``ingest.RuleIndex`` the assistant uses."""
 
-    def search(self, query: str, game: str | None = None, k: int = 5) -> list[SearchHit]: ...
+    def search(self, query: str, game: str | None = None, k: int = 5,
+               vector: Sequence[float] | None = None) -> list[SearchHit]:
+        """``vector``: the question's embedding when the caller has it (not embedded again)."""
+        ...
     def get(self, doc: str, number: str) -> Rule | None: ...
     def verify_quote(self, doc: str, number: str, quote: str) -> bool: ...
     def games(self) -> list[GameInfo]: ...

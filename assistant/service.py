@@ -9,8 +9,9 @@ import time
 import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
+import numpy as np
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from assistant.answer import Answer, TraceStep
@@ -74,6 +75,11 @@ class Request:
 class Retrieved:
     request: Request
     hits: list[SearchHit]
+    #: The question's one embedding, shared by retrieval (dense part), the kind classifier
+    #: and the worked-case extractor: of ``reading``, the question as the classifier reads it
+    #: (normalised, quoted card text blanked out); None for a blocked question.
+    vector: tuple[float, ...] | None = None
+    reading: str = ""
 
 
 @dataclass(frozen=True)
@@ -123,6 +129,7 @@ class Assistant:
         self._lock = threading.Lock()
         self.store: ConversationStore = store or MemoryConversationStore()
         self._classifier: KindClassifier | None = None
+        self._exemplars: tuple[tuple[str, ...], list[list[float]]] | None = None
         self._finder: CardFinder | None = None
         self._games: list[GameInfo] | None = None
         self._vocab: dict[str, frozenset[str]] | None = None
@@ -212,8 +219,30 @@ class Assistant:
     @property
     def classifier(self) -> KindClassifier:
         if self._classifier is None:
-            self._classifier = KindClassifier(self._timed_embed_query, self.index.embed_documents)
+            self._classifier = KindClassifier(self._timed_embed_query, self._exemplar_vectors)
         return self._classifier
+
+    def _exemplar_vectors(self, texts: list[str]) -> list[list[float]]:
+        """The classifier's exemplar sentences, embedded once per process (held as numpy
+        arrays: the classifier compares every question with each of them)."""
+        key = tuple(texts)
+        if self._exemplars is None or self._exemplars[0] != key:
+            vecs = self.index.embed_documents(list(texts))
+            self._exemplars = (key, [cast("list[float]", np.asarray(v, dtype=np.float64)) for v in vecs])
+        return self._exemplars[1]
+
+    def _question_classifier(self, r: Retrieved) -> KindClassifier:
+        """The kind classifier for one question: the question's one embedding (the one
+        retrieval used) when it reads the same text; another text (a follow-up merged with
+        the previous question) is embedded on its own."""
+        if r.vector is None:
+            return self.classifier
+        shared = cast("list[float]", np.asarray(r.vector, dtype=np.float64))
+
+        def embed(text: str) -> list[float]:
+            return shared if text == r.reading else self._timed_embed_query(text)
+
+        return KindClassifier(embed, self._exemplar_vectors)
 
     @property
     def cards(self) -> CardFinder:
@@ -249,15 +278,17 @@ class Assistant:
     def _retrieve(self, req: Request) -> Retrieved:
         if req.blocked:
             return Retrieved(req, [])
+        reading = _reading(req.text)  # what the kind classifier reads
+        vector = tuple(self._timed_embed_query(reading))
         t = time.perf_counter()
         try:
-            hits = self.index.search(req.text, game=req.game, k=5)
+            hits = self.index.search(req.text, game=req.game, k=5, vector=vector)
         except StoreUnavailable:
             raise  # an outage is an error to report, not "no passages"
         except Exception:  # noqa: BLE001 - a failed search is an answer without passages
             hits = []
         self.timings.retrieval += time.perf_counter() - t
-        return Retrieved(req, hits)
+        return Retrieved(req, hits, vector, reading)
 
     def _understand(self, r: Retrieved) -> Understood:
         t = time.perf_counter()
@@ -271,7 +302,7 @@ class Assistant:
             hits = [h for h in hits if h.rule.game == u.game]
             if len(hits) < 2 and not r.request.blocked:
                 try:
-                    hits = self.index.search(r.request.text, game=u.game, k=5)
+                    hits = self.index.search(r.request.text, game=u.game, k=5, vector=r.vector)
                 except StoreUnavailable:
                     raise
                 except Exception:  # noqa: BLE001, S110 - keep the unfiltered passages
@@ -308,7 +339,8 @@ class Assistant:
         if req.prior and _FOLLOWUP.search(q):
             q = merge_followup(str(req.prior["question"]), q)
             u.text = q
-        parser = Parser(self.classifier, self._card_lookup)
+        classifier = self._question_classifier(r)
+        parser = Parser(classifier, self._card_lookup)
         outside = outside_quotes(q)
         pick = parser.ability(q, outside)
         named = {pick.name: pick.game} if pick and pick.name and pick.game else {}
@@ -320,7 +352,7 @@ class Assistant:
                             numbered=self._numbered(q))
             u.game, u.game_because = g.game, g.because
         if u.game is None:
-            reading = self._read_worked(req, q, None)
+            reading = self._read_worked(r, q, None)
             if isinstance(reading, Reading):
                 u.game, u.game_because = reading.case.game, "the question reads as a worked case of this game"
             else:
@@ -338,8 +370,8 @@ class Assistant:
         if card is not None and card.unread:
             u.error = card.reason()
             return u
-        self._grammar(q, outside, pick, u)
-        self._worked(r.request, q, u)
+        self._grammar(classifier, q, outside, pick, u)
+        self._worked(r, q, u)
         if u.parse is None and self._llm is not None:
             from assistant.llm import llm_parse
 
@@ -350,10 +382,11 @@ class Assistant:
                 u.error = u.error or f"LLM parse failed: {exc}"
         return u
 
-    def _grammar(self, q: str, outside: str, pick: AbilityPick | None, u: Understanding) -> None:
+    def _grammar(self, classifier: KindClassifier, q: str, outside: str, pick: AbilityPick | None,
+                 u: Understanding) -> None:
         """The grammar's reading of ``q`` into ``u.parse``, or the reason it has none."""
         assert u.game is not None
-        kg = self.classifier.classify(outside if outside.strip() else q)
+        kg = classifier.classify(outside if outside.strip() else q)
         u.kind, u.kind_via, u.pick = kg.kind, f"{kg.via}: {kg.because}", pick
         if kg.kind is None:
             u.error = (f"Two readings of the question disagree: {kg.because}." if kg.via == "cross-check"
@@ -378,18 +411,21 @@ class Assistant:
             self._worked_cases = WorkedCases(load_cases(), self.index.embed_documents,
                                              [g.name for g in self.games()] + [g.id for g in self.games()],
                                              cache_dir=Path(cache) if cache else None,
-                                             prepare=lambda t: self.normaliser.normalise(t).text)
+                                             prepare=lambda t: self.normaliser.normalise(t).text,
+                                             embed_form=_reading)
         return self._worked_cases
 
-    def _read_worked(self, req: Request, q: str, game: str | None) -> Reading | NoReading:
+    def _read_worked(self, r: Retrieved, q: str, game: str | None) -> Reading | NoReading:
+        req = r.request
         if req.unknown or (req.prior and _FOLLOWUP.search(req.text)):
             return NoReading("a follow-up or an unknown word is read by the grammar only")
-        return self.worked.read(q, self._timed_embed_query(req.text), game)
+        vector = r.vector if r.vector is not None else tuple(self._timed_embed_query(_reading(req.text)))
+        return self.worked.read(q, vector, game)
 
-    def _worked(self, req: Request, q: str, u: Understanding) -> None:
+    def _worked(self, r: Retrieved, q: str, u: Understanding) -> None:
         """The worked-case reading: the answer when the grammar has none, a cross-check
         when it has one."""
-        reading = self._read_worked(req, q, u.game)
+        reading = self._read_worked(r, q, u.game)
         if not isinstance(reading, Reading):
             u.worked_error = reading.reason
             return
@@ -537,6 +573,14 @@ class Assistant:
             "scenario": (u.parse.alternatives or [u.parse.scenario]) if u.parse and u.parse.scenario is not None else None,
             "combine": u.parse.combine if u.parse else None, "error": u.error,
         }
+
+
+def _reading(text: str) -> str:
+    """The form of a question that is embedded once: normalised, quoted card text blanked
+    (the kind classifier, retrieval's dense part and the worked cases all use it)."""
+    q = normalise(text)
+    outside = outside_quotes(q)
+    return outside if outside.strip() else q
 
 
 def combine(decisions: list[Any], how: str) -> Ruling:

@@ -182,6 +182,7 @@ class WorkedCases:
     def __init__(self, cases: list[tuple[Case, list[str]]], embed_documents: Callable[[list[str]], list[list[float]]],
                  game_names: Iterable[str] = (), cache_dir: Path | None = None,
                  prepare: Callable[[str], str] = lambda t: t,
+                 embed_form: Callable[[str], str] = lambda t: t,
                  threshold: float = 0.6, window: float = 0.12, shortlist: int = 6,
                  light_share: float = 0.4) -> None:
         self._embed_documents = embed_documents
@@ -196,6 +197,7 @@ class WorkedCases:
         self._game_words = frozenset(gw)
         # Wordings are read like questions (``prepare``: the players'-register normaliser).
         self._prepare = prepare
+        self._embed_form = embed_form
         self.wordings = [_wording(c, t, self._game_words, prepare) for c, ts in cases for t in ts]
         self._by_case: dict[str, list[Wording]] = {}
         for w in self.wordings:
@@ -214,7 +216,7 @@ class WorkedCases:
 
     @cached_property
     def _vectors(self) -> list[list[float]]:
-        texts = [self._prepare(w.text) for w in self.wordings]
+        texts = [self._embed_form(self._prepare(w.text)) for w in self.wordings]
         key = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
         path = self._cache_dir / f"wordings-{key}.json" if self._cache_dir else None
         if path is not None and path.exists():

@@ -3,8 +3,8 @@
 For the default corpus and all of ../shared/corpus-extra, each into a fresh temporary
 index: rules/s of a full ``ingest()`` (parse + embed + Chroma writes + swap), then the raw
 ``SentenceTransformer.encode`` throughput on exactly the texts that ingest embedded (same
-batch size, same run, model already loaded for both), their ratio (target >= 0.8), and
-the process's peak RSS.
+batch size, same run, model already loaded for both) as the floor beside it, their ratio
+(target >= 0.9), and the process's peak RSS. The machine may be shared: run it 2-3 times.
 
     .venv/bin/python bench/ingest.py [--only default|extra]
 """
@@ -42,25 +42,33 @@ def run(name: str, corpus: Path) -> None:
         embed_s += time.perf_counter() - t
         return out
 
+    cpu0 = time.process_time()
+
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(corpus=[corpus], index_dir=Path(tmp) / "index")
         t0 = time.perf_counter()
         summary = ingest(settings, embed=recording)
         ingest_s = time.perf_counter() - t0
+        ingest_cpu = time.process_time() - cpu0
         t1 = time.perf_counter()
         again = ingest(settings)
         reingest_s = time.perf_counter() - t1
     model = embeddings()._client
-    t2 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
     model.encode(texts, batch_size=BATCH_SIZE, normalize_embeddings=True, show_progress_bar=False)
-    raw_s = time.perf_counter() - t2
+    raw_s, raw_cpu = time.perf_counter() - t2, time.process_time() - c2
     ingest_rate = summary.rules / ingest_s
     raw_rate = len(texts) / raw_s
     print(f"[{name}] documents={summary.documents} rules={summary.rules} cards={summary.cards} errors={len(summary.errors)}")
     print(f"[{name}] ingest: {ingest_s:.1f} s = {ingest_rate:.1f} rules/s "
           f"(embedding calls {embed_s:.1f} s, parse + Chroma + cards {ingest_s - embed_s:.1f} s)")
     print(f"[{name}] raw SentenceTransformer.encode on the same {len(texts)} texts: {raw_s:.1f} s = {raw_rate:.1f} texts/s")
-    print(f"[{name}] ratio ingest/raw = {ingest_rate / raw_rate:.2f} (target >= 0.8)")
+    print(f"[{name}] ingest {ingest_rate:.1f} rules/s beside the floor raw encode {raw_rate:.1f} texts/s: "
+          f"ratio {ingest_rate / raw_rate:.2f} (target >= 0.9)")
+    print(f"[{name}] the same in CPU time (steadier on a shared machine): ingest {ingest_cpu:.1f} s, "
+          f"raw encode {raw_cpu:.1f} s: ratio {raw_cpu / ingest_cpu:.2f} (target >= 0.9)")
+    print(f"[{name}] ingest's own time beside its embedding calls: {embed_s / ingest_s:.2f} of the wall time "
+          f"is embedding (the ratio's ceiling when both run under the same load)")
     print(f"[{name}] re-ingest unchanged={again.unchanged}: {reingest_s:.2f} s")
     print(f"[{name}] peak RSS so far: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 

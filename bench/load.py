@@ -1,10 +1,18 @@
 """Load benchmark (not a test): concurrent clients on 127.0.0.1 against
 /v1/ask and /v1/search, with one uvicorn worker and with several.
 
-Bounded in count and time; prints requests/s, p50/p95/p99 latency and errors.
-Uses the configured index (run `make index` first).
+Bounded in count and time; prints requests/s, p50/p95/p99 latency and errors, each line
+with its target (/v1/ask >= 100 answers/s with p95 <= 100 ms, /v1/search >= 200/s, 0
+errors). Uses the configured index (run `make index` first).
 
-    .venv/bin/python bench/load.py [--clients 8] [--seconds 10] [--workers 1 2]
+Questions: the dev set, the repository's eval sets and their variants from
+../shared/tools/perturb.py (typos, slang, case, ...), shuffled, so that hardly any request
+repeats an earlier one (a repeated question's embedding is cached: a benchmark of 51
+repeated questions measures the cache). ``--repeat`` uses the 51 dev questions as before.
+``--repo`` serves another checkout (its .venv) with the same load, for a before/after.
+The machine may be shared: run it 2-3 times and read the best and the spread.
+
+    .venv/bin/python bench/load.py [--clients 8] [--seconds 10] [--workers 1 2] [--repo PATH]
     .venv/bin/python bench/load.py --cluster [--clients 8] [--seconds 10]
 
 ``--cluster`` also starts a PostgreSQL 15 (Debian's binaries, a temporary data directory)
@@ -33,6 +41,9 @@ import httpx
 
 REPO = Path(__file__).resolve().parent.parent
 DEV = REPO / ".." / "shared" / "eval" / "dev.jsonl"
+PERTURB = REPO / ".." / "shared" / "tools" / "perturb.py"
+TARGETS = {"ask": (100.0, 100.0), "search": (200.0, None)}  # req/s floor, p95 ceiling (ms)
+SERVED = REPO  # the checkout whose server is measured (--repo)
 MAX_REQUESTS = 5000  # a hard bound per run, whatever the time
 
 
@@ -50,9 +61,9 @@ def start_server(workers: int, port: int, db: Path,
     env = dict(os.environ, ARBITER_RATE_LIMIT_PER_MINUTE="0", ARBITER_DB_PATH=str(db),
                HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", **(extra_env or {}))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "arbiter_cli", "serve", "--host", "127.0.0.1",
+        [str(SERVED / ".venv" / "bin" / "python"), "-m", "arbiter_cli", "serve", "--host", "127.0.0.1",
          "--port", str(port), "--workers", str(workers)],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=SERVED, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -161,16 +172,50 @@ def chroma_server() -> Iterator[str]:
         shutil.rmtree(data, ignore_errors=True)
 
 
+def target(kind: str, lat: list[float], errors: int, wall: float) -> str:
+    rate, p95 = TARGETS[kind]
+    ok = len(lat) / wall >= rate and (p95 is None or pct(lat, 95) <= p95) and errors == 0
+    want = f">= {rate:.0f}/s" + (f", p95 <= {p95:.0f} ms" if p95 else "") + ", 0 errors"
+    return f"  target {want}: {'met' if ok else 'NOT met'}"
+
+
 def report(label: str, kind: str, lat: list[float], errors: int, wall: float) -> None:
     print(f"{label:>12} {'/v1/' + kind:>10} {len(lat):>8} {len(lat) / wall:>8.1f} "
-          f"{pct(lat, 50):>8.1f} {pct(lat, 95):>8.1f} {pct(lat, 99):>8.1f} {errors:>6}",
-          flush=True)
+          f"{pct(lat, 50):>8.1f} {pct(lat, 95):>8.1f} {pct(lat, 99):>8.1f} {errors:>6}"
+          f"{target(kind, lat, errors, wall)}", flush=True)
+
+
+def question_pool(repeat: bool) -> list[str]:
+    """The dev questions (``repeat``), or every eval question and its perturbed variants,
+    shuffled with a fixed seed."""
+    dev = [json.loads(line)["question"] for line in DEV.read_text().splitlines() if line.strip()]
+    if repeat:
+        return dev
+    import random
+
+    items = []
+    for f in [DEV, *sorted((REPO / "eval").glob("*.jsonl"))]:
+        items += [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
+    lines = "".join(json.dumps({"id": str(i), "question": it["question"]}) + "\n" for i, it in enumerate(items))
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        f.write(lines)
+    try:
+        made = subprocess.run([sys.executable, str(PERTURB), "make", f.name, "-n", "6", "--seed", "7"],
+                              capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(f.name)
+    pool = list(dict.fromkeys([it["question"] for it in items] +
+                              [json.loads(x)["question"] for x in made.splitlines() if x.strip()]))
+    random.Random(7).shuffle(pool)
+    return pool
 
 
 def measure(label: str, bases: list[str], questions: list[str], clients: int,
             seconds: float) -> None:
     for kind in ("search", "ask"):
-        lat, errors, wall = asyncio.run(run_load(bases, kind, questions, clients, seconds))
+        # Search walks the pool from its end, so it warms no answer's cached embedding.
+        pool = questions[::-1] if kind == "search" else questions
+        lat, errors, wall = asyncio.run(run_load(bases, kind, pool, clients, seconds))
         report(label, kind, lat, errors, wall)
 
 
@@ -212,8 +257,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--cluster", action="store_true",
                         help="two processes over PostgreSQL + a Chroma server vs one embedded")
+    parser.add_argument("--repeat", action="store_true", help="only the 51 dev questions, repeated")
+    parser.add_argument("--repo", type=Path, default=REPO, help="serve this checkout (before/after)")
     args = parser.parse_args()
-    questions = [json.loads(line)["question"] for line in DEV.read_text().splitlines() if line.strip()]
+    global SERVED
+    SERVED = args.repo.resolve()
+    questions = question_pool(args.repeat)
+    print(f"{len(questions)} distinct questions; serving {SERVED}; the machine may be shared "
+          f"(2 cores): compare runs, not single figures", flush=True)
     if args.cluster:
         print(f"{'mode':>12} {'endpoint':>10} {'requests':>8} {'req/s':>8} {'p50 ms':>8} "
               f"{'p95 ms':>8} {'p99 ms':>8} {'errors':>6}", flush=True)
@@ -227,12 +278,15 @@ def main() -> None:
         proc = start_server(workers, port, db)
         try:
             for kind in ("search", "ask"):
+                # Search walks the pool from its end, so it warms no answer's cached embedding.
+                pool = questions[::-1] if kind == "search" else questions
                 lat, errors, wall = asyncio.run(
-                    run_load([f"http://127.0.0.1:{port}"], kind, questions, args.clients,
+                    run_load([f"http://127.0.0.1:{port}"], kind, pool, args.clients,
                              args.seconds)
                 )
                 print(f"{workers:>7} {'/v1/' + kind:>10} {len(lat):>8} {len(lat) / wall:>8.1f} "
-                      f"{pct(lat, 50):>8.1f} {pct(lat, 95):>8.1f} {pct(lat, 99):>8.1f} {errors:>6}")
+                      f"{pct(lat, 50):>8.1f} {pct(lat, 95):>8.1f} {pct(lat, 99):>8.1f} {errors:>6}"
+                      f"{target(kind, lat, errors, wall)}", flush=True)
         finally:
             proc.terminate()
             proc.wait(timeout=20)

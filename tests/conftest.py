@@ -25,6 +25,17 @@ from ingest.settings import REPO_ROOT, Settings
 SHARED = (REPO_ROOT / ".." / "shared").resolve()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def query_model_exported() -> Path | None:
+    """The embedding model's ONNX export for questions (ARBITER_MODEL_CACHE_DIR), made once
+    before any test: on a clean clone the first question would otherwise pay the export
+    inside whichever test (or server under test) asks it first."""
+    from ingest.embedding import prepare_query_model
+
+    settings = Settings()
+    return prepare_query_model(settings.embedding_model, settings.model_cache_dir)
+
+
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     if not (SHARED / "corpus" / "corpus.toml").is_file():

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -43,6 +45,9 @@ def create_app(settings: Settings | None = None, services: LocalServices | None 
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Answers are CPU-bound: they run in the thread pool (never on the event loop), and a
+        # pool larger than the cores only queues them inside the process.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = pool_size(settings)
         start = getattr(svc, "start_warming", None)
         if settings.warm_on_start and start is not None:
             start()
@@ -76,6 +81,16 @@ def create_app(settings: Settings | None = None, services: LocalServices | None 
     if settings.trusted_proxies:  # forwarded headers count only from these peers
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.trusted_proxies)
     return app
+
+
+def pool_size(settings: Settings) -> int:
+    """Threads for the routes' work: ``settings.web_threads``, or one per available core."""
+    if settings.web_threads:
+        return settings.web_threads
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - platforms without affinity
+        return max(1, os.cpu_count() or 1)
 
 
 def _include_discord(app: FastAPI, settings: Settings) -> None:

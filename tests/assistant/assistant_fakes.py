@@ -3,6 +3,8 @@ synthetic rule text written for the tests (not copied from any rules document)."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ingest.models import Card, GameInfo, Rule, SearchHit
 
 
@@ -14,7 +16,8 @@ class FakeIndex:
         }
         self._games = [GameInfo(id="toy", name="Toy Game", terms=["widget", "gizmo"])]
 
-    def search(self, query: str, game: str | None = None, k: int = 5) -> list[SearchHit]:
+    def search(self, query: str, game: str | None = None, k: int = 5,
+               vector: Sequence[float] | None = None) -> list[SearchHit]:
         return [SearchHit(rule=r, score=1.0) for r in self._rules.values()][:k]
 
     def get(self, doc: str, number: str) -> Rule | None:

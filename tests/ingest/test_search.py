@@ -86,13 +86,16 @@ def test_langchain_retriever(default_index) -> None:
     assert all(d.metadata["game"] == "riftbound" for d in dense.invoke("legend readying"))
 
 
-def test_embeddings_share_one_model(default_index) -> None:
+def test_embeddings_share_one_vector_space(default_index) -> None:
     from ingest import embedding
 
     q = default_index.embed_query("target")
     docs = default_index.embed_documents(["target", "battlefield"])
-    assert len(q) == len(docs[0]) == 384
+    torch = embedding.embed_documents(["target"], default_index.settings.embedding_model)
+    assert len(q) == len(docs[0]) == len(torch[0]) == 384
     assert sum(a * b for a, b in zip(q, docs[0])) == pytest.approx(1.0, abs=1e-4)
+    assert sum(a * b for a, b in zip(q, torch[0])) == pytest.approx(1.0, abs=1e-3)
     assert len(embedding._CACHE) == 1
     store = default_index.vector_store
-    assert store.embeddings is embedding._CACHE[default_index.settings.embedding_model]
+    assert isinstance(store.embeddings, embedding.QueryEmbeddings)
+    assert store.embeddings.embed_query("target") == q
