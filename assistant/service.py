@@ -412,8 +412,15 @@ class Assistant:
                                              [g.name for g in self.games()] + [g.id for g in self.games()],
                                              cache_dir=Path(cache) if cache else None,
                                              prepare=lambda t: self.normaliser.normalise(t).text,
-                                             embed_form=_reading)
+                                             embed_form=_reading, cache_key=self._corpus_key())
         return self._worked_cases
+
+    def _corpus_key(self) -> str:
+        """What the normaliser (and so the prepared wordings) depends on: the loaded games
+        and their rules' words."""
+        texts = self._rule_texts()
+        words = "|".join(sorted(self.lexicon.words()))
+        return ";".join(f"{g}:{len(ts)}:{sum(len(t) for t in ts)}" for g, ts in sorted(texts.items())) + f";{words}"
 
     def _read_worked(self, r: Retrieved, q: str, game: str | None) -> Reading | NoReading:
         req = r.request

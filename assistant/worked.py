@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -33,6 +32,8 @@ from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from assistant.coverage import cues, polarity
 from assistant.textnorm import _NUMBER_WORDS, normalise, quoted_spans
@@ -142,8 +143,8 @@ def _cues(text: str) -> tuple[frozenset[str], bool, str]:
     return frozenset(out), pol.negated, pol.words
 
 
-def _wording(case: Case, text: str, game_words: frozenset[str], prepare: Callable[[str], str]) -> Wording:
-    t = normalise(prepare(text))
+def _wording(case: Case, text: str, prepared: str, game_words: frozenset[str]) -> Wording:
+    t = normalise(prepared)
     cs, neg, _ = _cues(t)
     return Wording(case, text, content_words(t) - game_words, _numbers(t), _asked(t) - game_words, _quoted(t), cs, neg)
 
@@ -170,19 +171,18 @@ def load_cases(golden_dir: Path | None = None, wordings_dir: Path | None = None)
     return out
 
 
-def _cos(a: Sequence[float], b: Sequence[float]) -> float:
-    num = sum(x * y for x, y in zip(a, b))
-    den = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return num / den if den else 0.0
-
-
 class WorkedCases:
-    """``read(text, vector, game)`` -> :class:`Reading` or :class:`NoReading`."""
+    """``read(text, vector, game)`` -> :class:`Reading` or :class:`NoReading`.
+
+    The wordings are read like questions (``prepare``: the players'-register normaliser) and
+    embedded in the question's embedded form (``embed_form``); both are kept in
+    ``cache_dir`` under a key of the raw wordings and ``cache_key`` (what ``prepare``
+    depends on), so a cold start reads them instead of recomputing them."""
 
     def __init__(self, cases: list[tuple[Case, list[str]]], embed_documents: Callable[[list[str]], list[list[float]]],
                  game_names: Iterable[str] = (), cache_dir: Path | None = None,
                  prepare: Callable[[str], str] = lambda t: t,
-                 embed_form: Callable[[str], str] = lambda t: t,
+                 embed_form: Callable[[str], str] = lambda t: t, cache_key: str = "",
                  threshold: float = 0.6, window: float = 0.12, shortlist: int = 6,
                  light_share: float = 0.4) -> None:
         self._embed_documents = embed_documents
@@ -190,20 +190,64 @@ class WorkedCases:
         self.threshold = threshold
         self.window = window
         self.shortlist = shortlist
-
+        self._light_share = light_share
         gw = set(_GAME_WORDS)
         for n in game_names:
             gw |= content_words(n)
         self._game_words = frozenset(gw)
-        # Wordings are read like questions (``prepare``: the players'-register normaliser).
         self._prepare = prepare
         self._embed_form = embed_form
-        self.wordings = [_wording(c, t, self._game_words, prepare) for c, ts in cases for t in ts]
-        self._by_case: dict[str, list[Wording]] = {}
+        self._raw = [(c, t) for c, ts in cases for t in ts]
+        raw = "\n".join(f"{c.name}\t{t}" for c, t in self._raw)
+        self._key = hashlib.sha256(f"{cache_key}\n{raw}".encode()).hexdigest()[:16]
+
+    def _cached(self) -> tuple[list[str], np.ndarray] | None:
+        if self._cache_dir is None:
+            return None
+        try:
+            texts = json.loads((self._cache_dir / f"wordings-{self._key}.json").read_text())
+            matrix = np.load(self._cache_dir / f"wordings-{self._key}.npy")
+        except (OSError, ValueError):
+            return None
+        if len(texts) != len(self._raw) or matrix.shape[0] != len(self._raw):
+            return None
+        return texts, matrix
+
+    @cached_property
+    def _prepared(self) -> tuple[list[str], np.ndarray]:
+        cached = self._cached()
+        if cached is not None:
+            return cached
+        texts = [self._prepare(t) for _, t in self._raw]
+        vecs = self._embed_documents([self._embed_form(t) for t in texts]) if texts else []
+        raw = np.asarray(vecs, dtype=np.float32).reshape(len(texts), -1)
+        norms = np.linalg.norm(raw, axis=1, keepdims=True)
+        matrix: np.ndarray = (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32)
+        if self._cache_dir is not None:
+            try:
+                self._cache_dir.mkdir(parents=True, exist_ok=True)
+                (self._cache_dir / f"wordings-{self._key}.json").write_text(json.dumps(texts))
+                np.save(self._cache_dir / f"wordings-{self._key}.npy", matrix)
+            except OSError:
+                pass  # a read-only directory only costs the work next time
+        return texts, matrix
+
+    @cached_property
+    def wordings(self) -> list[Wording]:
+        texts, _ = self._prepared
+        return [_wording(c, t, prepared, self._game_words) for (c, t), prepared in zip(self._raw, texts)]
+
+    @cached_property
+    def _by_case(self) -> dict[str, list[Wording]]:
+        out: dict[str, list[Wording]] = {}
         for w in self.wordings:
-            self._by_case.setdefault(w.case.name, []).append(w)
-        # Per game, the words so common among its cases' wordings that they tell no case
-        # from another ("target", "ability", "play"): neither required nor refused.
+            out.setdefault(w.case.name, []).append(w)
+        return out
+
+    @cached_property
+    def _light(self) -> dict[str, frozenset[str]]:
+        """Per game, the words so common among its cases' wordings that they tell no case
+        from another ("target", "ability", "play"): allowed beyond a case's own words."""
         share: dict[str, dict[str, int]] = {}
         count: dict[str, int] = {}
         for own in self._by_case.values():
@@ -211,34 +255,29 @@ class WorkedCases:
             count[game] = count.get(game, 0) + 1
             for word in frozenset().union(*(w.words for w in own)):
                 share.setdefault(game, {})[word] = share.setdefault(game, {}).get(word, 0) + 1
-        self._light = {g: frozenset(w for w, n in ws.items() if n >= light_share * count[g] and w not in _DECISIVE)
-                       for g, ws in share.items()}
+        return {g: frozenset(w for w, n in ws.items() if n >= self._light_share * count[g] and w not in _DECISIVE)
+                for g, ws in share.items()}
 
     @cached_property
-    def _vectors(self) -> list[list[float]]:
-        texts = [self._embed_form(self._prepare(w.text)) for w in self.wordings]
-        key = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
-        path = self._cache_dir / f"wordings-{key}.json" if self._cache_dir else None
-        if path is not None and path.exists():
-            try:
-                vecs: list[list[float]] = json.loads(path.read_text())
-                if len(vecs) == len(texts):
-                    return vecs
-            except (OSError, ValueError):
-                pass
-        vecs = self._embed_documents(texts) if texts else []
-        if path is not None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(json.dumps([[round(x, 6) for x in v] for v in vecs]))
-            except OSError:
-                pass  # a read-only index directory only costs the embedding next time
-        return vecs
+    def _rows(self) -> dict[str | None, np.ndarray]:
+        games = np.array([c.game for c, _ in self._raw])
+        out: dict[str | None, np.ndarray] = {None: np.arange(len(self._raw))}
+        for g in set(games.tolist()):
+            out[g] = np.nonzero(games == g)[0]
+        return out
 
     def read(self, text: str, vector: Sequence[float], game: str | None) -> Reading | NoReading:
         q = normalise(text)
-        scored = sorted(((_cos(vector, v), w) for w, v in zip(self.wordings, self._vectors)
-                         if game is None or w.case.game == game), key=lambda p: -p[0])
+        _, matrix = self._prepared
+        rows = self._rows.get(game, np.arange(0))
+        v = np.asarray(vector, dtype=np.float32)
+        n = float(np.linalg.norm(v))
+        if not len(rows) or n == 0.0:
+            return NoReading("no worked case is close to the question")
+        sims = matrix[rows] @ (v / n)
+        order = np.argsort(-sims)
+        wordings = self.wordings
+        scored = [(float(sims[i]), wordings[int(rows[i])]) for i in order]
         if not scored or scored[0][0] < self.threshold:
             return NoReading("no worked case is close to the question")
         if game is None and any(w.case.game != scored[0][1].case.game for _, w in scored[:3]):
