@@ -54,7 +54,6 @@ class Understanding:
     pick: AbilityPick | None = None
     text: str = ""
     worked: Reading | None = None
-    worked_error: str = ""
 
 
 @dataclass(frozen=True)
@@ -434,7 +433,6 @@ class Assistant:
         when it has one."""
         reading = self._read_worked(r, q, u.game)
         if not isinstance(reading, Reading):
-            u.worked_error = reading.reason
             return
         u.worked = reading
         if u.parse is None:

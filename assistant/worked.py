@@ -36,13 +36,14 @@ from typing import Any
 import numpy as np
 
 from assistant.coverage import cues, polarity
-from assistant.textnorm import _NUMBER_WORDS, normalise, quoted_spans
+from assistant.textnorm import normalise, quoted_spans
 from assistant.words import DECISIVE, FRAME_WORDS, content_words, stem
 
 __all__ = ["Case", "NoReading", "Reading", "Wording", "WorkedCases", "load_cases"]
 
-_NUM = re.compile(r"\b\d+\b|\b(?:" + "|".join(w for w in _NUMBER_WORDS if " " not in w and w not in {"no", "none", "both", "single"}) + r")\b",
-                  re.IGNORECASE)
+# Digits only: every text read here has been through ``normalise``, which writes number
+# words as digits ("up to three" -> "up to 3").
+_NUM = re.compile(r"\b\d+\b")
 _DECISIVE = frozenset(stem(w) for w in DECISIVE)
 FRAME = frozenset(stem(w) for w in FRAME_WORDS)
 # Game names are how a question says which game it is about, not what it asks.
@@ -93,15 +94,14 @@ _ASK_SPLIT = re.compile(r"[.;:!?]\s+|\s+[-\u2013\u2014]+\s+|,\s+(?=(?:so |then |
 
 
 def _numbers(text: str) -> tuple[tuple[str, int], ...]:
-    """The numbers of ``text`` in order, each with the bound before it ("up to", "at
-    least" ...), so "up to 3 ... pick 2" differs from "3 ... up to 2"."""
+    """The numbers of normalised ``text`` in order, each with the bound before it ("up to",
+    "at least" ...), so "up to 3 ... pick 2" differs from "3 ... up to 2"."""
     out: list[tuple[str, int]] = []
     for m in _NUM.finditer(text):
-        w = m.group(0).lower()
         b = _BOUND.search(text[max(0, m.start() - 14): m.start()])
         bound = b.group(1).lower() if b else ""
         out.append(("max" if bound in ("up to", "at most", "no more than") else
-                    "min" if bound in ("at least", "no fewer than") else "", int(w) if w.isdigit() else _NUMBER_WORDS[w]))
+                    "min" if bound in ("at least", "no fewer than") else "", int(m.group(0))))
     return tuple(out)
 
 
