@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.textnorm import number_of, words_to_digits
+from assistant.words import content_words, is_negation, tokens
 
 NUM = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
 
@@ -66,7 +67,7 @@ _NOUN_RE = (
 )
 _QUANT_RE = (
     rf"(?P<quant>any number of|up to (?:{NUM})|all(?: of the)?|each|every|the next|your|my|"
-    rf"that|those|these|the|its|their|a|an|one|target|{NUM})"
+    rf"that|those|these|the|its|their|an? target|a|an|one|target|{NUM})"
 )
 _ADJ_RE = r"(?P<adj>(?:(?:friendly|enemy|opposing|other|another|an opponent's|opponent's|ready|exhausted)\s+)*)"
 # Determiners decide whether one particular battlefield is meant ("a", "one", "a single", "that",
@@ -296,6 +297,17 @@ def parse_clause(clause: str, index: int, previous: list[Clause]) -> Clause | No
             sel["kind"] = "choose"
             sel["count"] = {"mode": "any_number", "n": None}
     tail = rest[obj.end():]
+    ctl = re.match(r"\s*(?P<w>you|they|its controller|their controller) controls?\b", tail, re.IGNORECASE)
+    if ctl:
+        # "the unit you control": the pool is the chooser's own objects.
+        if ctl.group("w").lower() == "you" and "controller" not in pool:
+            pool["controller"] = "you"
+        because.append(("pool.controller", ctl.group(0).strip()))
+    duration = re.search(r"\b(?:this turn|until (?:the )?end of (?:the |this )?turn)\b", clause, re.IGNORECASE)
+    if duration:
+        # How long a change lasts never changes what is chosen or when (355.7-355.16 choose
+        # objects; a duration only limits the effect afterwards).
+        because.append(("duration (not a choice)", duration.group(0)))
     gm = re.search(rf"with (?:a )?total might (?:of )?(?P<n>{NUM}) or less", tail, re.IGNORECASE)
     if gm:
         sel["group"] = {"stat": "might", "max_total": number_of(gm.group("n")), "same_location": bool(pool.get("location"))}
@@ -310,6 +322,17 @@ def parse_clause(clause: str, index: int, previous: list[Clause]) -> Clause | No
 class ParsedAbility:
     ability: dict[str, Any]
     because: list[tuple[str, str]]
+    unread: tuple[str, ...] = ()
+    """Words of the text that no part of the reading used (a clause that did not parse,
+    words after the object, a negation): a partial read of the text."""
+
+
+def unread_words(text: str, evidence: list[str]) -> tuple[str, ...]:
+    """The content words and negations of ``text`` that no evidence string contains."""
+    seen = content_words(" ".join(evidence)) | {w for e in evidence for w in tokens(e) if is_negation(w)}
+    out = [w for w in tokens(words_to_digits(text))
+           if (w not in seen if is_negation(w) else not content_words(w) <= seen)]
+    return tuple(dict.fromkeys(out))
 
 
 def parse_ability(text: str, kind: str = "spell") -> ParsedAbility | None:
@@ -324,4 +347,4 @@ def parse_ability(text: str, kind: str = "spell") -> ParsedAbility | None:
     labels = sorted({c.effect["action"] for c in clauses if c.effect["action"] in {"attack", "thwart"}})
     ability = {"kind": kind, "text": text, "labels": labels, "effects": [c.effect for c in clauses]}
     because = [(f"{c.effect['id']}.{part}", words) for c in clauses for part, words in c.because]
-    return ParsedAbility(ability, because)
+    return ParsedAbility(ability, because, unread_words(text, [words for _, words in because]))

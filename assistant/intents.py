@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assistant.kind_model import KindModel
+
 # Ordered: the first matching form wins (more specific forms first).
 FORMS: list[tuple[str, str]] = [
     ("targets_to_keep", r"\bhow many\b.*\b(?:keep|remain|stay|left|survive)\b"),
@@ -78,6 +80,8 @@ FORMS: list[tuple[str, str]] = [
                  r"|^\W*(?:is|was|would be|will be) (?:playing|casting|using|activating|initiating) (?:it|this|that|the \w+)\b[^?]*\b(?:legal|allowed|possible|permitted|illegal|impossible|disallowed|prohibited)\b")),
     ("is_target", r"\btarget(?:s|ed|ing)?\b|\bcount as (?:a )?target\b|\bchoose any targets\b"),
 ]
+# Every question kind the grammar and the classifiers can name.
+KIND_NAMES: tuple[str, ...] = tuple(dict.fromkeys(k for k, _ in FORMS))
 _COMPILED = [(k, re.compile(p, re.IGNORECASE)) for k, p in FORMS]
 
 # Exemplars in our own words, from the rules (not from any evaluation set): several per
@@ -231,6 +235,7 @@ class KindClassifier:
         threshold: float = 0.62,
         cross_threshold: float = CROSS_THRESHOLD,
         cross_margin: float = CROSS_MARGIN,
+        model: KindModel | None = None,
     ) -> None:
         self._embed_query = embed_query
         self._embed_documents = embed_documents
@@ -238,6 +243,7 @@ class KindClassifier:
         self.cross_threshold = cross_threshold
         self.cross_margin = cross_margin
         self._vectors: list[tuple[str, str, list[float]]] | None = None
+        self.model = model
 
     def _exemplar_vectors(self) -> list[tuple[str, str, list[float]]]:
         if self._vectors is None:
@@ -317,6 +323,11 @@ class KindClassifier:
         if self._embed_query is None or self._embed_documents is None:
             return KindGuess(None, 0.0, "", "none")
         q = self._embed_query(text)
+        if self.model is not None:
+            proposal = self.model.propose(q)
+            if proposal is not None:
+                return KindGuess(proposal.kind, proposal.probability,
+                                 f"the learned classifier ({proposal.probability:.2f})", "classifier")
         scored = sorted(((_cos(q, v), k, s) for k, s, v in self._exemplar_vectors()), reverse=True)
         best, kind, sent = scored[0]
         if best < self.threshold:

@@ -94,6 +94,8 @@ class AbilityPick:
     """A described ability that names the type of object the question is about."""
     kinds: tuple[str, ...] = ()
     """For a known rules example: the question kinds its rule decides (others abstain)."""
+    unread: tuple[str, ...] = ()
+    """Words of the ability's text that its reading did not use (a partial read)."""
 
 
 def _known(text: str) -> KnownAbility | None:
@@ -136,7 +138,7 @@ class Parser:
                 pa = parse_ability(text)
                 if pa is not None:
                     pa.ability["name"] = name
-                    return AbilityPick(pa.ability, [("ability", f"card {name}")] + pa.because, name, game)
+                    return AbilityPick(pa.ability, [("ability", f"card {name}")] + pa.because, name, game, unread=pa.unread)
         for qs in quoted_spans(q):
             if qs.text.lower() in {"pick", "may", "choose", "target"}:
                 continue
@@ -165,12 +167,12 @@ class Parser:
                     for e in pa.ability["effects"]:
                         e["selection"]["kind"] = kind_
                     because.append((f"selection={kind_}", role.group(0).strip()))
-                return AbilityPick(pa.ability, because, quoted=qs.text)
+                return AbilityPick(pa.ability, because, quoted=qs.text, unread=pa.unread)
         said = re.search(r"\b(?:says|reads|that says|saying|with the text|text is)\s+(?P<t>[^.?!]+)", outside, re.IGNORECASE)
         if said:
             pa = parse_ability(said.group("t"))
             if pa is not None:
-                return AbilityPick(pa.ability, [("ability", said.group(0))] + pa.because)
+                return AbilityPick(pa.ability, [("ability", said.group(0))] + pa.because, unread=pa.unread)
         verbs = r"(?:deals?|kills?|stuns?|read(?:y|ies)|exhausts?|removes?|heals?|banish(?:es)?|destroys?|recycles?|affects?)"
         bare = re.search(rf"(?:^\s*(?:for|with|about|regarding)\s+|\b(?:an?|the|my|this) (?:effect|spell|ability|card|event) (?:that )?)(?P<t>{verbs}\b[^.?!;,]+?)(?=[.?!;,]|\s+(?:is|are|does|do|can|will)\s|$)",
                          outside, re.IGNORECASE)
@@ -180,7 +182,7 @@ class Parser:
         if bare:
             pa = parse_ability(bare.group("t"))
             if pa is not None:
-                return AbilityPick(pa.ability, [("ability", bare.group(0))] + pa.because)
+                return AbilityPick(pa.ability, [("ability", bare.group(0))] + pa.because, unread=pa.unread)
         req = re.search(rf"\b(?:requires?|requiring|needs?|needing|that needs) (?P<n>{NUM}|an?) target (?P<noun>units?|minions?|enem(?:y|ies)|characters?|players?)", outside, re.IGNORECASE)
         if req:
             n = req.group("n")

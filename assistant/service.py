@@ -21,13 +21,15 @@ from assistant.clarify import Clarifier, clarifier_for
 from assistant.games import detect_game, distinctive_vocabulary
 from assistant.gates import ConceptGate, filled_concepts
 from assistant.guard import screen
-from assistant.intents import KindClassifier
+from assistant.intents import EXEMPLARS, KIND_NAMES, KindClassifier
+from assistant.kind_model import KindModel
 from assistant.lexicon import Lexicon, load_lexicon
 from assistant.normalize import Normalised, Normaliser
 from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, ask_clause, build
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
 from assistant.spelling import Speller, english_words, rules_vocabulary
 from assistant.textnorm import normalise, outside_quotes, quoted_spans
+from assistant.words import content_words, is_negation, tokens
 from assistant.worked import NoReading, Reading, WorkedCases, load_cases
 from ingest.errors import ArbiterError, StoreUnavailable, UnknownGame
 from ingest.models import GameInfo, SearchHit
@@ -128,6 +130,7 @@ class Assistant:
         self._lock = threading.Lock()
         self.store: ConversationStore = store or MemoryConversationStore()
         self._classifier: KindClassifier | None = None
+        self._kind_model: KindModel | None = None
         self._exemplars: tuple[tuple[str, ...], list[list[float]]] | None = None
         self._finder: CardFinder | None = None
         self._games: list[GameInfo] | None = None
@@ -218,7 +221,7 @@ class Assistant:
     @property
     def classifier(self) -> KindClassifier:
         if self._classifier is None:
-            self._classifier = KindClassifier(self._timed_embed_query, self._exemplar_vectors)
+            self._classifier = KindClassifier(self._timed_embed_query, self._exemplar_vectors, model=self.kind_model)
         return self._classifier
 
     def _exemplar_vectors(self, texts: list[str]) -> list[list[float]]:
@@ -241,7 +244,22 @@ class Assistant:
         def embed(text: str) -> list[float]:
             return shared if text == r.reading else self._timed_embed_query(text)
 
-        return KindClassifier(embed, self._exemplar_vectors)
+        return KindClassifier(embed, self._exemplar_vectors, model=self.kind_model)
+
+    @property
+    def kind_model(self) -> KindModel:
+        """The learned classifier, trained once on the worked cases' wordings and the
+        exemplar sentences (the weights are cached beside the index)."""
+        if self._kind_model is None:
+            _, matrix = self.worked.vectors
+            labels = [str(w.case.scenario["question"]["kind"]) for w in self.worked.wordings]
+            pairs = [(k, s) for k, ss in EXEMPLARS.items() for s in ss]
+            ex = np.asarray(self._exemplar_vectors([s for _, s in pairs]), dtype=np.float32)
+            ex /= np.maximum(np.linalg.norm(ex, axis=1, keepdims=True), 1e-12)
+            cache = getattr(self.settings, "index_dir", None)
+            self._kind_model = KindModel(KIND_NAMES, np.vstack([matrix, ex]), labels + [k for k, _ in pairs],
+                                         cache_dir=Path(cache) if cache else None)
+        return self._kind_model
 
     @property
     def cards(self) -> CardFinder:
@@ -393,6 +411,12 @@ class Assistant:
             return
         try:
             u.parse = build(q, u.game, pick, kg.kind, kg.confidence, kg.because)
+            partial = _unread_ability(pick, u.parse.because)
+            if partial:
+                # A partial read of the ability's text is a guess about the rest of it.
+                words = ", ".join(f"'{w}'" for w in partial[:4])
+                raise ParseFailure(f"I could read only part of the ability's text ({words} left over), "
+                                   "and a ruling on part of it would be a guess.")
             accept(q, u.parse)
             shown = u.parse.alternatives[0] if u.parse.alternatives else u.parse.scenario
             quoted = any(part == "ability" and w.startswith(('"', "'")) for part, w in u.parse.because)
@@ -469,6 +493,12 @@ class Assistant:
         if _HOW_MUCH.search(ask_clause(u.text)) and d.value is None:
             # A how-many/how-much question answered without a number is not answered.
             u.error = "The engine did not compute the amount asked for."
+            return Checked(x, None)
+        assumed = [part for part, w in u.parse.because if w == "default"]
+        if d.value is not None and assumed:
+            # The number asked for would come from a fact the question never stated (a slot
+            # filled by default): the amount is a guess.
+            u.error = f"The question does not say {_assumed_fact(assumed[0])}, and the number depends on it."
             return Checked(x, None)
         if d.value is not None and not _HOW_MUCH.search(ask_clause(u.text)) and not _HOW_MUCH.search(u.text):
             # Contract: ``value`` is set only for how-many questions.
@@ -578,6 +608,29 @@ class Assistant:
             "scenario": (u.parse.alternatives or [u.parse.scenario]) if u.parse and u.parse.scenario is not None else None,
             "combine": u.parse.combine if u.parse else None, "error": u.error,
         }
+
+
+def _assumed_fact(part: str) -> str:
+    """The unstated fact behind a defaulted slot ("targets chosen=2" -> how many targets
+    were chosen), in players' words."""
+    if part.startswith("friendly unit Might"):
+        return "the Might of the unit whose Might sets the amount"
+    if part.startswith("targets chosen"):
+        return "how many targets were chosen"
+    if "chosen units of Might" in part:
+        return "how many units were chosen and their Might"
+    return "a fact the ruling depends on"
+
+
+def _unread_ability(pick: AbilityPick | None, because: list[tuple[str, str]]) -> tuple[str, ...]:
+    """Words of the ability's text that no part of the reading used: neither the ability
+    grammar nor a part of the situation that reads the text (a cost that removes "the unit
+    with the most Might", a restriction quoted inside the text)."""
+    if pick is None or not pick.unread:
+        return ()
+    seen = content_words(" ".join(w for part, w in because if part != "ability"))
+    negations = {t for part, w in because if part != "ability" for t in tokens(w) if is_negation(t)}
+    return tuple(w for w in pick.unread if not (w in negations if is_negation(w) else content_words(w) <= seen))
 
 
 def _reading(text: str) -> str:

@@ -66,6 +66,11 @@ FRAME_WORDS = frozenset({"legal", "valid", "allow", "allowed", "ok", "okay", "fi
 _NEGATIONS = frozenset({"not", "no", "never", "cannot", "nor", "neither"})
 
 
+def is_negation(word: str) -> bool:
+    """A lower-case token that negates ("not", "never", "can't" …)."""
+    return word in _NEGATIONS or word.endswith("n't")
+
+
 def content_words(text: str) -> frozenset[str]:
     """The stems of ``text``'s words that are not stop words, numbers or negations."""
     return frozenset(stem(w) for w in tokens(text)

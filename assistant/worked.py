@@ -232,6 +232,11 @@ class WorkedCases:
                 pass  # a read-only directory only costs the work next time
         return texts, matrix
 
+    @property
+    def vectors(self) -> tuple[list[str], np.ndarray]:
+        """The wordings' prepared texts and their unit vectors (one row per wording)."""
+        return self._prepared
+
     @cached_property
     def wordings(self) -> list[Wording]:
         texts, _ = self._prepared

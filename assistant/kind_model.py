@@ -1,0 +1,112 @@
+"""The learned question classifier: a softmax regression over the question's one embedding,
+trained on players' wordings of the engine's worked cases (each labelled with its case's
+question kind) and the classifier's exemplar sentences. It runs on the vector retrieval
+already computed, so it costs one small matrix product per question.
+
+It only proposes a kind; the grammar still fills the slots and every gate still applies.
+Below ``threshold`` probability it proposes nothing (the answer abstains)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+# Engine question kinds that the question-form grammar names differently.
+_ALIASES = {"can_change_choices": "can_change"}
+
+# Softmax regression: cosine-scaled logits (inputs are unit vectors), class-balanced,
+# L2-regularised, full-batch gradient descent. Fixed settings: training is deterministic.
+_SCALE = 10.0
+_L2 = 1e-3
+_STEPS = 400
+_RATE = 2.0
+
+
+@dataclass(frozen=True)
+class KindProposal:
+    kind: str
+    probability: float
+
+
+class KindModel:
+    """``KindModel(kinds, vectors, labels)``: ``vectors`` unit-length rows, ``labels`` their
+    kinds (names outside ``kinds`` are dropped). ``cache_dir`` keeps the trained weights."""
+
+    def __init__(self, kinds: Sequence[str], vectors: np.ndarray, labels: Sequence[str],
+                 threshold: float = 0.8, cache_dir: Path | None = None) -> None:
+        self.kinds = sorted(set(kinds))
+        self.threshold = threshold
+        names = [_ALIASES.get(k, k) for k in labels]
+        keep = np.array([k in self.kinds for k in names], dtype=bool)
+        x = np.asarray(vectors, dtype=np.float32)[keep] if len(names) else np.zeros((0, 0), np.float32)
+        y = np.array([self.kinds.index(k) for k, ok in zip(names, keep) if ok], dtype=np.int64)
+        key = hashlib.sha256(x.tobytes() + y.tobytes() + "|".join(self.kinds).encode()).hexdigest()[:16]
+        path = cache_dir / f"kind-model-{key}.npz" if cache_dir is not None else None
+        weights = _load(path)
+        if weights is None:
+            weights = _fit(x, y, len(self.kinds))
+            _save(path, weights)
+        self._w, self._b = weights
+
+    def probabilities(self, vector: Sequence[float]) -> dict[str, float]:
+        v = np.asarray(vector, dtype=np.float32)
+        n = float(np.linalg.norm(v))
+        if n == 0.0 or self._w.shape[0] != v.shape[0]:
+            return {}
+        z = _SCALE * (v / n) @ self._w + self._b
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        return {k: float(q) for k, q in zip(self.kinds, p)}
+
+    def propose(self, vector: Sequence[float]) -> KindProposal | None:
+        """The most probable kind when its probability reaches ``threshold``."""
+        probs = self.probabilities(vector)
+        if not probs:
+            return None
+        kind = max(probs, key=lambda k: probs[k])
+        return KindProposal(kind, probs[kind]) if probs[kind] >= self.threshold else None
+
+
+def _fit(x: np.ndarray, y: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    n = x.shape[0]
+    d = x.shape[1] if x.ndim == 2 else 0
+    w = np.zeros((d, k), dtype=np.float64)
+    b = np.zeros(k, dtype=np.float64)
+    if n == 0:
+        return w, b
+    onehot = np.eye(k)[y]
+    weight = (n / (k * np.maximum(np.bincount(y, minlength=k), 1)))[y][:, None]
+    xd = x.astype(np.float64)
+    for _ in range(_STEPS):
+        z = _SCALE * (xd @ w) + b
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        g = (p - onehot) * weight / n
+        w -= _RATE * (_SCALE * (xd.T @ g) + _L2 * w)
+        b -= _RATE * g.sum(axis=0)
+    return w, b
+
+
+def _load(path: Path | None) -> tuple[np.ndarray, np.ndarray] | None:
+    if path is None:
+        return None
+    try:
+        with np.load(path) as f:
+            return f["w"], f["b"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _save(path: Path | None, weights: tuple[np.ndarray, np.ndarray]) -> None:
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, w=weights[0], b=weights[1])
+    except OSError:
+        pass  # a read-only directory only costs the training next time

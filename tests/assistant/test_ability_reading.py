@@ -1,0 +1,38 @@
+"""The ability grammar accounts for every word of the text it reads: what it leaves over is
+a partial read, which the answer refuses. Pure units: no index, no model."""
+
+from __future__ import annotations
+
+from assistant.abilities import parse_ability
+
+
+def _read(text: str):  # type: ignore[no-untyped-def]
+    pa = parse_ability(text)
+    assert pa is not None, text
+    return pa
+
+
+def test_a_fully_read_ability_leaves_nothing_over() -> None:
+    assert _read("Kill a unit; its controller draws 2").unread == ()
+    assert _read("Deal 2 damage to each enemy minion, then heal 1 damage from your hero.").unread == ()
+
+
+def test_a_situation_run_into_the_ability_text_is_left_over() -> None:
+    left = _read("choose 2 targets but only 1 legal thing exists").unread
+    assert {"only", "legal", "exists"} <= set(left)
+
+
+def test_a_negation_the_reading_dropped_is_left_over() -> None:
+    assert "can't" in _read("Stun an enemy that can't be damaged").unread
+
+
+def test_an_instruction_the_grammar_cannot_read_is_left_over() -> None:
+    # "chooses a unit they control": the opponent's choice is not an effect the grammar reads.
+    left = _read("affect an opponent chooses a unit they control and kills it").unread
+    assert "control" in left
+
+
+def test_a_target_noun_phrase_reads_the_type_after_target() -> None:
+    pa = _read("deal 2 to a target character")
+    assert pa.ability["effects"][0]["selection"]["pool"]["types"] == ["character"]
+    assert pa.unread == ()

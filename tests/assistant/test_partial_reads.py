@@ -1,0 +1,35 @@
+"""End to end on the real index: a reading that leaves part of the card text unread, or a
+number that would come from a fact the question never stated, is an abstention with the
+reason; a question the grammar has no form for is classified by the learned classifier."""
+
+from __future__ import annotations
+
+from assistant import Assistant
+
+
+def test_card_text_read_only_in_part_is_not_ruled_on(assistant: Assistant) -> None:
+    a = assistant.ask("card says 'an opponent chooses a unit they control and kills it'. "
+                      "is my opp's unit targeted by my card?", game="riftbound")
+    assert a.verdict == "unknown"
+    assert "only part of the ability's text" in a.answer
+
+
+def test_a_situation_run_into_the_described_ability_is_not_dropped(assistant: Assistant) -> None:
+    a = assistant.ask("trigger says choose 2 targets but only 1 legal thing exists. "
+                      "does it go into the queue with just the one?", game="momon-wonder")
+    assert a.verdict == "unknown"
+
+
+def test_a_number_from_an_unstated_count_is_not_given(assistant: Assistant) -> None:
+    a = assistant.ask("Alpha Strike, my friendly unit has 4 might when i play it. what's the max "
+                      "number of enemy units i can choose to split the damage between?", game="riftbound")
+    assert a.verdict == "unknown" and a.value is None
+    assert "how many targets were chosen" in a.answer
+
+
+def test_a_wording_no_grammar_form_knows_is_classified_by_the_learned_classifier(assistant: Assistant) -> None:
+    question = "a minion can't be attacked — can I pick it for an attack-labeled ability?"
+    via = assistant.explain(question, game="marvel-champions")["kind_via"]
+    assert via.startswith("classifier:"), via
+    a = assistant.ask(question, game="marvel-champions")
+    assert a.verdict == "no"
