@@ -24,6 +24,7 @@ NUM = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
 _VERBS: list[tuple[str, str]] = [
     (r"deals? damage equal to (?:its|their|that unit's|my) might,? split(?: among| between)?", "split_damage"),
     (rf"split (?P<n>{NUM}) damage (?:among|between)", "split_damage"),
+    (rf"deals? (?P<n>{NUM}) damage,? (?:split|divided) (?:among|between)", "split_damage"),
     (rf"deals? (?:(?P<n>{NUM}) )?(?:damage )?(?:to|against)", "deal_damage"),
     (r"deals? damage", "deal_damage"),
     (r"kills?|destroys?|defeats?", "kill"),

@@ -98,6 +98,34 @@ class AbilityPick:
     """Words of the ability's text that its reading did not use (a partial read)."""
 
 
+# An instruction the question describes in its own words, after the thing that carries it
+# ("a spell that deals 4 damage split among ...", "my event readies a character") or leading
+# the question ("Kill a unit at a battlefield — ..."). Only instruction verbs that a
+# situation rarely uses on its own head a candidate; the candidate is the ability only when
+# the ability grammar reads every word of it.
+_HEADS = (r"deals?|kills?|destroys?|defeats?|stuns?|ready|readies|exhausts?|heals?|removes?|places?|adds?"
+          r"|draws?|banish(?:es)?|recycles?|returns?|discards?|gains?|loses?|gives?|split")
+_CARRIER = (r"(?:spell|ability|card|event|effect|trigger|power|attack|upgrade|support|attachment|text)s?"
+            r"(?:\s+(?:that|which|will|would|can|could|to))?")
+_INSTRUCTION = re.compile(rf"\b{_CARRIER}\s+(?P<t>(?:{_HEADS})\b[^.?!;,:()]*)"
+                          rf"|^\s*(?P<lead>(?:{_HEADS})\b[^.?!;:()]*?)\s*(?:—|–|:|\s-\s)", re.IGNORECASE)
+_INSTRUCTION_END = re.compile(r"\s+(?:is|are|was|were|does|do|did|can|could|will|would|should|must|may|and (?:i|you|my|the|it|they)"
+                              r"|but|so|if|when|whenever|while|before|after|because|since|even|though|although)\b.*$",
+                              re.IGNORECASE)
+
+
+def _instruction(outside: str) -> AbilityPick | None:
+    for m in _INSTRUCTION.finditer(outside):
+        raw = m.group("t") or m.group("lead") or ""
+        text = _INSTRUCTION_END.sub("", raw).strip()
+        if len(text.split()) < 2:
+            continue
+        pa = parse_ability(text)
+        if pa is not None and not pa.unread:
+            return AbilityPick(pa.ability, [("ability", text)] + pa.because)
+    return None
+
+
 def _known(text: str) -> KnownAbility | None:
     f = fold(text)
     for k in KNOWN:
@@ -183,6 +211,9 @@ class Parser:
             pa = parse_ability(bare.group("t"))
             if pa is not None:
                 return AbilityPick(pa.ability, [("ability", bare.group(0))] + pa.because, unread=pa.unread)
+        instr = _instruction(outside)
+        if instr is not None:
+            return instr
         req = re.search(rf"\b(?:requires?|requiring|needs?|needing|that needs) (?P<n>{NUM}|an?) target (?P<noun>units?|minions?|enem(?:y|ies)|characters?|players?)", outside, re.IGNORECASE)
         if req:
             n = req.group("n")

@@ -36,3 +36,27 @@ def test_a_target_noun_phrase_reads_the_type_after_target() -> None:
     pa = _read("deal 2 to a target character")
     assert pa.ability["effects"][0]["selection"]["pool"]["types"] == ["character"]
     assert pa.unread == ()
+
+
+def _described(question: str):  # type: ignore[no-untyped-def]
+    from assistant.intents import KindClassifier
+    from assistant.parse import Parser
+    from assistant.textnorm import normalise, outside_quotes
+
+    q = normalise(question)
+    return Parser(KindClassifier()).ability(q, outside_quotes(q))
+
+
+def test_an_instruction_after_the_card_that_carries_it_is_the_ability() -> None:
+    pick = _described("crisis icon is out and I use an ability that removes 1 threat from each scheme. how much comes off?")
+    assert pick is not None and pick.ability["effects"][0]["action"] == "remove_threat"
+    assert pick.ability["effects"][0]["selection"]["kind"] == "all"
+
+
+def test_an_instruction_leading_the_question_is_the_ability() -> None:
+    pick = _described("Kill a unit at a battlefield — is the battlefield a target too?")
+    assert pick is not None and pick.ability["effects"][0]["action"] == "kill"
+
+
+def test_an_instruction_the_grammar_reads_only_in_part_is_not_taken_for_the_ability() -> None:
+    assert _described("my spell says gain control of a unit until it dies. is it targeted?") is None
