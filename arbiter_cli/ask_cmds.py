@@ -84,13 +84,14 @@ def register(app: typer.Typer) -> None:
 
         if question is not None:
             try:
-                ans = a.ask(question, game=game)
+                done = a.explained(question, game=game)
             except UnknownGame as exc:
                 _fail(str(exc))
             if explain:
-                ex = a.explain(question, game)
+                # The frame the answer was decided from: the same pass, not a second parse.
+                ex = done.as_dict()
                 typer.echo(json.dumps(ex, indent=2) if as_json else _explain_text(ex), err=as_json)
-            _print_answer(ans, as_json)
+            _print_answer(done.answer, as_json)
             return
         for n, line in enumerate(lines, start=1):
             if not line.strip():
@@ -165,8 +166,11 @@ def register(app: typer.Typer) -> None:
 
 def _explain_text(ex: dict[str, Any]) -> str:
     lines = [f"game: {ex['game']} ({ex['game_because']})", f"question kind: {ex['kind']} ({ex['kind_via']})"]
+    if ex.get("extractor"):
+        lines.append(f"read by: {ex['extractor']}")
     for b in ex["because"]:
-        lines.append(f"  {b['part']:<45} <- {b['words']!r}")
+        where = f"[{b['span'][0]}:{b['span'][1]}]" if b.get("span") else "(not in the question's words)"
+        lines.append(f"  {b['part']:<45} <- {b['words']!r} {where}")
     if ex.get("error"):
         lines.append(f"error: {ex['error']}")
     if ex.get("scenario"):

@@ -18,19 +18,21 @@ from assistant.answer import Answer, TraceStep
 from assistant.cards import CardFinder, card_pick
 from assistant.cite import cite, passages_from_hits
 from assistant.clarify import Clarifier, clarifier_for
+from assistant.frame import Extractor, Frame, frame_of
 from assistant.games import detect_game, distinctive_vocabulary
 from assistant.gates import ConceptGate, filled_concepts
 from assistant.guard import screen
 from assistant.intents import EXEMPLARS, KIND_NAMES, KindClassifier
 from assistant.kind_model import KindModel
 from assistant.lexicon import Lexicon, load_lexicon
-from assistant.normalize import Normalised, Normaliser
+from assistant.normalize import Edit, Normalised, Normaliser
 from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, ask_clause, build
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
 from assistant.spelling import Speller, english_words, rules_vocabulary
 from assistant.textnorm import normalise, outside_quotes, quoted_spans
 from assistant.words import content_words, is_negation, tokens
 from assistant.worked import NoReading, Reading, WorkedCases, load_cases
+from engine import Scenario
 from ingest.errors import ArbiterError, StoreUnavailable, UnknownGame
 from ingest.models import GameInfo, SearchHit
 
@@ -56,6 +58,10 @@ class Understanding:
     pick: AbilityPick | None = None
     text: str = ""
     worked: Reading | None = None
+    read: str = ""
+    """The question as the extractors read it (normalised; a follow-up merged with the
+    question it follows): the text the frame's evidence spans index."""
+    frame: Frame | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +117,31 @@ class Checked:
 class Answered:
     answer: Answer
     text: str
+    understanding: Understanding | None = None
+
+
+@dataclass(frozen=True)
+class Explained:
+    """An answer with what was understood on the way to it (one pass, for ``--explain``)."""
+
+    answer: Answer
+    read_as: str
+    edits: tuple[Edit, ...]
+    understanding: Understanding | None
+
+    def as_dict(self) -> dict[str, Any]:
+        u = self.understanding or Understanding()
+        f = u.frame
+        return {
+            "read_as": self.read_as, "edits": [{"was": e.was, "now": e.now, "why": e.why} for e in self.edits],
+            "game": u.game, "game_because": u.game_because, "kind": u.kind, "kind_via": u.kind_via,
+            "extractor": f.extractor if f else None,
+            "because": [{"part": sl.name, "words": sl.evidence.words, "span": ([sl.evidence.start, sl.evidence.end]
+                                                                             if sl.evidence.stated else None)}
+                        for sl in (f.slots if f else ())],
+            "scenario": [sc.model_dump(mode="json", exclude_none=True) for sc in f.scenarios] if f and f.scenarios else None,
+            "combine": u.parse.combine if u.parse else None, "error": u.error,
+        }
 
 
 _HOW_MUCH = re.compile(r"^\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount)"
@@ -356,6 +387,7 @@ class Assistant:
         if req.prior and _FOLLOWUP.search(q):
             q = merge_followup(str(req.prior["question"]), q)
             u.text = q
+        u.read = q
         classifier = self._question_classifier(r)
         parser = Parser(classifier, self._card_lookup)
         outside = outside_quotes(q)
@@ -395,6 +427,7 @@ class Assistant:
             try:
                 u.parse = llm_parse(self._llm, q, u.game)
                 u.error = None
+                u.kind_via = "llm"
             except Exception as exc:  # noqa: BLE001 - an LLM failure is an abstention, never a crash
                 u.error = u.error or f"LLM parse failed: {exc}"
         return u
@@ -479,7 +512,9 @@ class Assistant:
         t = time.perf_counter()
         try:
             scenarios = u.parse.alternatives or ([u.parse.scenario] if u.parse.scenario is not None else [])
-            decisions = [engine.decide(engine.load_scenario(s)) for s in scenarios]
+            loaded = tuple(engine.load_scenario(s) for s in scenarios)
+            u.frame = self._frame(u, loaded)
+            decisions = [engine.decide(s) for s in loaded]
         except ArbiterError as exc:
             u.error = f"The rules loaded do not decide this: {exc}"
             decisions = []
@@ -519,8 +554,16 @@ class Assistant:
                 return Checked(x, None)
         return Checked(x, d)
 
+    def _frame(self, u: Understanding, scenarios: tuple[Scenario, ...]) -> Frame:
+        assert u.parse is not None
+        extractor: Extractor = ("worked case" if any(p == "worked case" for p, _ in u.parse.because)
+                                else "llm" if u.kind_via == "llm" else "grammar")
+        return frame_of(extractor, u.parse.game, u.parse.kind, u.kind_via, u.read, u.parse.because,
+                        u.parse.negated, scenarios)
+
     def _answer(self, c: Checked) -> Answered:
-        return Answered(self._answer_of(c), c.understood.understanding.text)
+        u = c.understood.understanding
+        return Answered(self._answer_of(c), u.text, u)
 
     def _answer_of(self, c: Checked) -> Answer:
         req, hits, u, d = c.understood.request, c.understood.hits, c.understood.understanding, c.ruling
@@ -547,6 +590,10 @@ class Assistant:
         if u.parse is not None and u.worked is not None and any(p == "worked case" for p, _ in u.parse.because):
             # The reading is stated, so a judge sees what was decided.
             ans.answer += f" (I read the question as: \u201c{u.worked.wording.text}\u201d)"
+        assumed = [sl.name for sl in (u.frame.slots if u.frame else ()) if sl.evidence.words == "default"]
+        if assumed:
+            # A default is stated, never silent: the judge sees what the ruling assumed.
+            ans.answer += f" (Assumed, as the question does not say: {'; '.join(assumed)}.)"
         card = card_pick(u.pick, self.cards) if u.pick is not None else None
         if card is not None:
             ans.answer += f" {card.used()}"
@@ -561,7 +608,12 @@ class Assistant:
     # ------------------------------------------------------------------ public
     def ask(self, question: str, game: str | None = None, conversation_id: str | None = None,
             id: str | None = None, clarify: bool = True) -> Answer:
-        """Answer one question. Never raises for a bad question (verdict unknown + error);
+        """Answer one question (see :meth:`explained`)."""
+        return self.explained(question, game, conversation_id, id, clarify).answer
+
+    def explained(self, question: str, game: str | None = None, conversation_id: str | None = None,
+                  id: str | None = None, clarify: bool = True) -> Explained:
+        """Answer one question, with the frame the answer was decided from. Never raises for a bad question (verdict unknown + error);
         raises :class:`UnknownGame` when ``game`` is given but not loaded. An abstention
         one decision away from a ruling carries ``clarify`` (unless ``clarify`` is False)."""
         if game is not None:
@@ -578,9 +630,10 @@ class Assistant:
         req = Request(question=question, text=norm.text, game=game, id=id, conversation_id=conversation_id,
                       blocked=blocked, prior=prior, unknown=norm.unknown)
         read_as = norm.text
+        understanding: Understanding | None = None
         try:
             done = self._chain.invoke(req)
-            ans, read_as = done.answer, done.text
+            ans, read_as, understanding = done.answer, done.text, done.understanding
         except StoreUnavailable:
             raise  # the caller reports the outage (503); an answer without rules would mislead
         except Exception as exc:  # noqa: BLE001 - the contract: unknown + error, never a crash
@@ -592,22 +645,12 @@ class Assistant:
             ans.clarify = self.clarifier.offer(ans, game, norm.unknown)
         if conversation_id and ans.verdict != "unknown" and ans.scenario is not None:
             self.store.save(conversation_id, {"question": read_as, "game": ans.game})
-        return ans
+        return Explained(ans, norm.text, norm.edits, understanding)
 
     def explain(self, question: str, game: str | None = None) -> dict[str, Any]:
-        """The parse behind an answer: the scenario and which words produced each part."""
-        norm = self.normaliser.normalise(question) if question.strip() else Normalised(question, question)
-        s = screen(norm.text)
-        req = Request(question=question, text=norm.text, game=game, blocked=None if s.ok else s.reason,
-                      unknown=norm.unknown)
-        u = self._understand(self._retrieve(req)).understanding
-        return {
-            "read_as": norm.text, "edits": [{"was": e.was, "now": e.now, "why": e.why} for e in norm.edits],
-            "game": u.game, "game_because": u.game_because, "kind": u.kind, "kind_via": u.kind_via,
-            "because": [{"part": p, "words": w} for p, w in (u.parse.because if u.parse else [])],
-            "scenario": (u.parse.alternatives or [u.parse.scenario]) if u.parse and u.parse.scenario is not None else None,
-            "combine": u.parse.combine if u.parse else None, "error": u.error,
-        }
+        """The reading behind the answer to ``question``: the frame's slots with their
+        evidence spans, the extractor and the scenario (one pass; nothing is stored)."""
+        return self.explained(question, game, clarify=False).as_dict()
 
 
 def _assumed_fact(part: str) -> str:

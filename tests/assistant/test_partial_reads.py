@@ -33,3 +33,24 @@ def test_a_wording_no_grammar_form_knows_is_classified_by_the_learned_classifier
     assert via.startswith("classifier:"), via
     a = assistant.ask(question, game="marvel-champions")
     assert a.verdict == "no"
+
+
+def test_the_answer_comes_with_the_frame_it_was_decided_from(assistant: Assistant) -> None:
+    from engine import Scenario
+
+    question = 'Is "Kill all units at a battlefield" targeting the units?'
+    done = assistant.explained(question, game="riftbound")
+    assert done.answer.verdict == assistant.ask(question, game="riftbound").verdict == "no"
+    frame = done.understanding.frame if done.understanding else None
+    assert frame is not None and frame.extractor == "grammar" and frame.kind == "is_target"
+    assert frame.scenarios and all(isinstance(s, Scenario) for s in frame.scenarios)
+    for slot in frame.slots:
+        if slot.evidence.stated:
+            assert frame.question[slot.evidence.start:slot.evidence.end].lower() == \
+                slot.evidence.words.strip().lower()  # type: ignore[misc]
+
+
+def test_an_abstention_without_a_reading_has_no_frame(assistant: Assistant) -> None:
+    done = assistant.explained("what is the best deck right now?", game="riftbound")
+    assert done.answer.verdict == "unknown"
+    assert done.understanding is None or done.understanding.frame is None
