@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assistant.kind_model import KindModel
+from assistant.learned import LearnedClassifier
 
 # Ordered: the first matching form wins (more specific forms first).
 FORMS: list[tuple[str, str]] = [
@@ -82,6 +82,8 @@ FORMS: list[tuple[str, str]] = [
 ]
 # Every question kind the grammar and the classifiers can name.
 KIND_NAMES: tuple[str, ...] = tuple(dict.fromkeys(k for k, _ in FORMS))
+# Engine question kinds that the question-form grammar names differently.
+KIND_ALIASES: dict[str, str] = {"can_change_choices": "can_change"}
 _COMPILED = [(k, re.compile(p, re.IGNORECASE)) for k, p in FORMS]
 
 # Exemplars in our own words, from the rules (not from any evaluation set): several per
@@ -235,7 +237,7 @@ class KindClassifier:
         threshold: float = 0.62,
         cross_threshold: float = CROSS_THRESHOLD,
         cross_margin: float = CROSS_MARGIN,
-        model: KindModel | None = None,
+        model: LearnedClassifier | None = None,
     ) -> None:
         self._embed_query = embed_query
         self._embed_documents = embed_documents
@@ -326,7 +328,7 @@ class KindClassifier:
         if self.model is not None:
             proposal = self.model.propose(q)
             if proposal is not None:
-                return KindGuess(proposal.kind, proposal.probability,
+                return KindGuess(proposal.label, proposal.probability,
                                  f"the learned classifier ({proposal.probability:.2f})", "classifier")
         scored = sorted(((_cos(q, v), k, s) for k, s, v in self._exemplar_vectors()), reverse=True)
         best, kind, sent = scored[0]

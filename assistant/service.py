@@ -22,8 +22,8 @@ from assistant.frame import Extractor, Frame, frame_of
 from assistant.games import detect_game, distinctive_vocabulary
 from assistant.gates import ConceptGate, filled_concepts
 from assistant.guard import screen
-from assistant.intents import EXEMPLARS, KIND_NAMES, KindClassifier
-from assistant.kind_model import KindModel
+from assistant.intents import EXEMPLARS, KIND_ALIASES, KIND_NAMES, KindClassifier
+from assistant.learned import LearnedClassifier
 from assistant.lexicon import Lexicon, load_lexicon
 from assistant.normalize import Edit, Normalised, Normaliser
 from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, ask_clause, build
@@ -144,6 +144,11 @@ class Explained:
         }
 
 
+# The learned game classifier speaks only for a game every loaded game's wordings could
+# rival, and only when nearly sure (on the question sets we have, 0.95 is 99% precise).
+_MIN_GAME_WORDINGS = 50
+_GAME_THRESHOLD = 0.95
+
 _HOW_MUCH = re.compile(r"^\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount)"
                        r"|what(?: is|'s|s)? the (?:fewest|least|most|max(?:imum)?|min(?:imum)?|smallest|largest|highest|lowest|number|amount|total))\b",
                        re.IGNORECASE)
@@ -161,7 +166,8 @@ class Assistant:
         self._lock = threading.Lock()
         self.store: ConversationStore = store or MemoryConversationStore()
         self._classifier: KindClassifier | None = None
-        self._kind_model: KindModel | None = None
+        self._kind_model: LearnedClassifier | None = None
+        self._game_model: LearnedClassifier | None = None
         self._exemplars: tuple[tuple[str, ...], list[list[float]]] | None = None
         self._finder: CardFinder | None = None
         self._games: list[GameInfo] | None = None
@@ -278,19 +284,41 @@ class Assistant:
         return KindClassifier(embed, self._exemplar_vectors, model=self.kind_model)
 
     @property
-    def kind_model(self) -> KindModel:
-        """The learned classifier, trained once on the worked cases' wordings and the
-        exemplar sentences (the weights are cached beside the index)."""
+    def kind_model(self) -> LearnedClassifier:
+        """The learned question classifier, trained once on the worked cases' wordings and
+        the exemplar sentences (the weights are cached beside the index)."""
         if self._kind_model is None:
             _, matrix = self.worked.vectors
             labels = [str(w.case.scenario["question"]["kind"]) for w in self.worked.wordings]
             pairs = [(k, s) for k, ss in EXEMPLARS.items() for s in ss]
             ex = np.asarray(self._exemplar_vectors([s for _, s in pairs]), dtype=np.float32)
             ex /= np.maximum(np.linalg.norm(ex, axis=1, keepdims=True), 1e-12)
-            cache = getattr(self.settings, "index_dir", None)
-            self._kind_model = KindModel(KIND_NAMES, np.vstack([matrix, ex]), labels + [k for k, _ in pairs],
-                                         cache_dir=Path(cache) if cache else None)
+            self._kind_model = LearnedClassifier(KIND_NAMES, np.vstack([matrix, ex]), labels + [k for k, _ in pairs],
+                                                 cache_dir=self._cache_dir(), name="kind-model",
+                                                 aliases=KIND_ALIASES)
         return self._kind_model
+
+    @property
+    def game_model(self) -> LearnedClassifier | None:
+        """The learned game classifier (each worked case's wordings labelled with its game),
+        or None when a loaded game has no wordings: it could never propose that game, so it
+        would read that game's questions as another's."""
+        if self._game_model is None:
+            loaded = {g.id for g in self.games()}
+            counts: dict[str, int] = {}
+            for w in self.worked.wordings:
+                counts[w.case.game] = counts.get(w.case.game, 0) + 1
+            if any(counts.get(g, 0) < _MIN_GAME_WORDINGS for g in loaded):
+                return None
+            _, matrix = self.worked.vectors
+            self._game_model = LearnedClassifier(sorted(loaded), matrix, [w.case.game for w in self.worked.wordings],
+                                                 threshold=_GAME_THRESHOLD, cache_dir=self._cache_dir(),
+                                                 name="game-model")
+        return self._game_model
+
+    def _cache_dir(self) -> Path | None:
+        cache = getattr(self.settings, "index_dir", None)
+        return Path(cache) if cache else None
 
     @property
     def cards(self) -> CardFinder:
@@ -400,6 +428,11 @@ class Assistant:
             g = detect_game(q, games, named, self._vocabulary(), hit_games=[(h.rule.game, h.score) for h in r.hits],
                             numbered=self._numbered(q))
             u.game, u.game_because = g.game, g.because
+            model = self.game_model if g.game is None and r.vector is not None else None
+            proposal = model.propose(r.vector) if model is not None and r.vector is not None else None
+            if proposal is not None:
+                u.game = proposal.label
+                u.game_because = f"the learned game classifier ({proposal.probability:.2f})"
         if u.game is None:
             reading = self._read_worked(r, q, None)
             if isinstance(reading, Reading):

@@ -54,3 +54,12 @@ def test_an_abstention_without_a_reading_has_no_frame(assistant: Assistant) -> N
     done = assistant.explained("what is the best deck right now?", game="riftbound")
     assert done.answer.verdict == "unknown"
     assert done.understanding is None or done.understanding.frame is None
+
+
+def test_a_question_no_vocabulary_places_is_placed_by_the_learned_game_classifier(assistant: Assistant) -> None:
+    question = 'Can I play "deal 3 damage to an enemy" when no enemies are in play?'
+    done = assistant.explained(question)
+    u = done.understanding
+    assert u is not None and u.game == "marvel-champions"
+    assert u.game_because.startswith("the learned game classifier")
+    assert done.answer.verdict == "no"

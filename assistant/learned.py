@@ -1,22 +1,21 @@
-"""The learned question classifier: a softmax regression over the question's one embedding,
-trained on players' wordings of the engine's worked cases (each labelled with its case's
-question kind) and the classifier's exemplar sentences. It runs on the vector retrieval
-already computed, so it costs one small matrix product per question.
+"""Learned classifiers over the question's one embedding: a softmax regression trained on
+players' wordings of the engine's worked cases (and, for question kinds, the classifier's
+exemplar sentences). They run on the vector retrieval already computed, so each costs one
+small matrix product per question.
 
-It only proposes a kind; the grammar still fills the slots and every gate still applies.
-Below ``threshold`` probability it proposes nothing (the answer abstains)."""
+Two are used: the question kind (each wording labelled with its case's kind) and the game
+(each wording labelled with its case's game). A classifier only proposes: the grammar still
+fills the slots and every gate still applies. Below ``threshold`` probability it proposes
+nothing."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
-# Engine question kinds that the question-form grammar names differently.
-_ALIASES = {"can_change_choices": "can_change"}
 
 # Softmax regression: cosine-scaled logits (inputs are unit vectors), class-balanced,
 # L2-regularised, full-batch gradient descent. Fixed settings: training is deterministic.
@@ -27,28 +26,30 @@ _RATE = 2.0
 
 
 @dataclass(frozen=True)
-class KindProposal:
-    kind: str
+class Proposal:
+    label: str
     probability: float
 
 
-class KindModel:
-    """``KindModel(kinds, vectors, labels)``: ``vectors`` unit-length rows, ``labels`` their
-    kinds (names outside ``kinds`` are dropped). ``cache_dir`` keeps the trained weights."""
+class LearnedClassifier:
+    """``LearnedClassifier(classes, vectors, labels)``: ``vectors`` unit-length rows,
+    ``labels`` their classes (after ``aliases``; labels outside ``classes`` are dropped).
+    ``cache_dir`` keeps the trained weights, named ``{name}-{key}.npz``."""
 
-    def __init__(self, kinds: Sequence[str], vectors: np.ndarray, labels: Sequence[str],
-                 threshold: float = 0.8, cache_dir: Path | None = None) -> None:
-        self.kinds = sorted(set(kinds))
+    def __init__(self, classes: Sequence[str], vectors: np.ndarray, labels: Sequence[str],
+                 threshold: float = 0.8, cache_dir: Path | None = None, name: str = "classifier",
+                 aliases: Mapping[str, str] | None = None) -> None:
+        self.classes = sorted(set(classes))
         self.threshold = threshold
-        names = [_ALIASES.get(k, k) for k in labels]
-        keep = np.array([k in self.kinds for k in names], dtype=bool)
+        names = [(aliases or {}).get(k, k) for k in labels]
+        keep = np.array([k in self.classes for k in names], dtype=bool)
         x = np.asarray(vectors, dtype=np.float32)[keep] if len(names) else np.zeros((0, 0), np.float32)
-        y = np.array([self.kinds.index(k) for k, ok in zip(names, keep) if ok], dtype=np.int64)
-        key = hashlib.sha256(x.tobytes() + y.tobytes() + "|".join(self.kinds).encode()).hexdigest()[:16]
-        path = cache_dir / f"kind-model-{key}.npz" if cache_dir is not None else None
+        y = np.array([self.classes.index(k) for k, ok in zip(names, keep) if ok], dtype=np.int64)
+        key = hashlib.sha256(x.tobytes() + y.tobytes() + "|".join(self.classes).encode()).hexdigest()[:16]
+        path = cache_dir / f"{name}-{key}.npz" if cache_dir is not None else None
         weights = _load(path)
         if weights is None:
-            weights = _fit(x, y, len(self.kinds))
+            weights = _fit(x, y, len(self.classes))
             _save(path, weights)
         self._w, self._b = weights
 
@@ -60,15 +61,15 @@ class KindModel:
         z = _SCALE * (v / n) @ self._w + self._b
         p = np.exp(z - z.max())
         p /= p.sum()
-        return {k: float(q) for k, q in zip(self.kinds, p)}
+        return {k: float(q) for k, q in zip(self.classes, p)}
 
-    def propose(self, vector: Sequence[float]) -> KindProposal | None:
-        """The most probable kind when its probability reaches ``threshold``."""
+    def propose(self, vector: Sequence[float]) -> Proposal | None:
+        """The most probable class when its probability reaches ``threshold``."""
         probs = self.probabilities(vector)
         if not probs:
             return None
-        kind = max(probs, key=lambda k: probs[k])
-        return KindProposal(kind, probs[kind]) if probs[kind] >= self.threshold else None
+        label = max(probs, key=lambda k: probs[k])
+        return Proposal(label, probs[label]) if probs[label] >= self.threshold else None
 
 
 def _fit(x: np.ndarray, y: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
