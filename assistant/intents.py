@@ -247,6 +247,10 @@ class KindClassifier:
         self._vectors: list[tuple[str, str, list[float]]] | None = None
         self.model = model
 
+    def vector(self, text: str) -> list[float] | None:
+        """The embedding of ``text`` the classifier reads (None without a model)."""
+        return self._embed_query(text) if self._embed_query is not None else None
+
     def _exemplar_vectors(self) -> list[tuple[str, str, list[float]]]:
         if self._vectors is None:
             assert self._embed_documents is not None

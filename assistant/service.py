@@ -147,6 +147,9 @@ class Explained:
 # The learned game classifier speaks only for a game every loaded game's wordings could
 # rival, and only when nearly sure (on the question sets we have, 0.95 is 99% precise).
 _MIN_GAME_WORDINGS = 50
+# The learned classifier replaces a kind the grammar read but could not build only when it
+# is nearly sure: the reading overrules a form the grammar saw in the question.
+_FALLBACK_PROBABILITY = 0.95
 _GAME_THRESHOLD = 0.95
 
 _HOW_MUCH = re.compile(r"^\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount)"
@@ -467,31 +470,51 @@ class Assistant:
 
     def _grammar(self, classifier: KindClassifier, q: str, outside: str, pick: AbilityPick | None,
                  u: Understanding) -> None:
-        """The grammar's reading of ``q`` into ``u.parse``, or the reason it has none."""
+        """The grammar's reading of ``q`` into ``u.parse``, or the reason it has none. When
+        the grammar's kind cannot be read into a scenario, the learned classifier's kind (if
+        it is sure of another one) is tried under the same gates."""
         assert u.game is not None
-        kg = classifier.classify(outside if outside.strip() else q)
+        text = outside if outside.strip() else q
+        kg = classifier.classify(text)
         u.kind, u.kind_via, u.pick = kg.kind, f"{kg.via}: {kg.because}", pick
         if kg.kind is None:
             u.error = (f"Two readings of the question disagree: {kg.because}." if kg.via == "cross-check"
                        else "I could not tell what is being asked with enough confidence.")
             return
         try:
-            u.parse = build(q, u.game, pick, kg.kind, kg.confidence, kg.because)
-            partial = _unread_ability(pick, u.parse.because)
-            if partial:
-                # A partial read of the ability's text is a guess about the rest of it.
-                words = ", ".join(f"'{w}'" for w in partial[:4])
-                raise ParseFailure(f"I could read only part of the ability's text ({words} left over), "
-                                   "and a ruling on part of it would be a guess.")
-            accept(q, u.parse)
-            shown = u.parse.alternatives[0] if u.parse.alternatives else u.parse.scenario
-            quoted = any(part == "ability" and w.startswith(('"', "'")) for part, w in u.parse.because)
-            unread = self.gate.unread(q, [w for _, w in u.parse.because], filled_concepts(shown), quoted)
-            if unread:
-                raise ParseFailure(unread[0].reason())
+            u.parse = self._read(q, u.game, pick, kg.kind, kg.confidence, kg.because)
+            return
         except ParseFailure as exc:
             u.parse = None
             u.error = str(exc)
+        vector = classifier.vector(text)
+        alt = self.kind_model.propose(vector) if vector is not None and kg.via != "classifier" else None
+        if alt is None or alt.label == kg.kind or alt.probability < _FALLBACK_PROBABILITY:
+            return
+        try:
+            u.parse = self._read(q, u.game, pick, alt.label, alt.probability,
+                                 f"the learned classifier ({alt.probability:.2f})")
+        except ParseFailure:
+            return  # the first reading's reason stands
+        u.kind, u.kind_via, u.error = alt.label, f"classifier: the learned classifier ({alt.probability:.2f})", None
+
+    def _read(self, q: str, game: str, pick: AbilityPick | None, kind: str, confidence: float,
+              because: str) -> Parse:
+        """One reading of ``q`` as ``kind``, through every gate (raises ParseFailure)."""
+        parse = build(q, game, pick, kind, confidence, because)
+        partial = _unread_ability(pick, parse.because)
+        if partial:
+            # A partial read of the ability's text is a guess about the rest of it.
+            words = ", ".join(f"'{w}'" for w in partial[:4])
+            raise ParseFailure(f"I could read only part of the ability's text ({words} left over), "
+                               "and a ruling on part of it would be a guess.")
+        accept(q, parse)
+        shown = parse.alternatives[0] if parse.alternatives else parse.scenario
+        quoted = any(part == "ability" and w.startswith(('"', "'")) for part, w in parse.because)
+        unread = self.gate.unread(q, [w for _, w in parse.because], filled_concepts(shown), quoted)
+        if unread:
+            raise ParseFailure(unread[0].reason())
+        return parse
 
     @property
     def worked(self) -> WorkedCases:

@@ -63,3 +63,13 @@ def test_a_question_no_vocabulary_places_is_placed_by_the_learned_game_classifie
     assert u is not None and u.game == "marvel-champions"
     assert u.game_because.startswith("the learned game classifier")
     assert done.answer.verdict == "no"
+
+
+def test_a_kind_the_grammar_cannot_build_gives_way_to_the_learned_classifiers_sure_kind(assistant: Assistant) -> None:
+    # The grammar reads "still ... draw" as "is the rest of the text still done?", which
+    # this situation cannot fill; the learned classifier reads "can it be played?".
+    question = "my deck is down to 1 card. can i still play something that makes me draw 2?"
+    done = assistant.explained(question, game="riftbound")
+    u = done.understanding
+    assert u is not None and u.kind == "can_play" and u.kind_via.startswith("classifier:")
+    assert done.answer.verdict == "yes"
