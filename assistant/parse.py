@@ -314,6 +314,53 @@ def _controller_for(effect: dict[str, Any]) -> str:
     return "you" if c == "you" else "opp"
 
 
+# A clause that says some chosen targets became illegal: its subject counts them.
+_ILLEGAL_CLAUSE = re.compile(
+    r"(?P<subj>[^.;,?!:\u2014]*?)\b(?:is|are|was|were|becomes?|became|goes|go|went|gets?|got|turns?|turned|'s|s)?\s*"
+    r"(?:now\s+|already\s+)?(?:illegal|invalid|gone(?:/illegal)?|no longer (?:legal|valid))\b")
+_TOTAL = re.compile(r"\b(\d+) (?:of (?:my |its |the )?)?(?:chosen |enemy |opposing |friendly |legal |different )?"
+                    r"(?:targets?|units?|enem(?:y|ies)|minions?|characters?|recruits?|objects?)\b")
+_SINGLE = re.compile(r"\b(?:the|my|its|that|this|a|an|one|1)\s+(?:only\s+|single\s+|sole\s+|chosen\s+|original\s+)?"
+                     r"(?:\w+\s+)?(?:target|unit|minion|enemy|character|creature|one|object)(?:'s)?\s*$|^\s*(?:it|it's|its)\s*$")
+_OTHERS_LEGAL = re.compile(r"\b(?:the other(?: one| target)?|the remaining|the rest|the legal (?:one|target)s?|"
+                           r"(?:is|are|stays?|remains?) (?:still )?(?:fine|legal|valid)|still (?:legal|valid|fine))\b")
+
+
+def illegal_stated(low: str, ability: dict[str, Any] | None) -> tuple[int, int, str, str] | None:
+    """(targets chosen, of which illegal, the words saying so, the words giving the total)
+    from a clause that says a counted subject became illegal ("two targets, one goes
+    illegal", "the unit's gone by resolution"), or None. The total comes from a stated
+    count of targets, or from the ability choosing exactly one; "the other / remaining
+    legal one" says at least one stayed legal (one more than the illegal ones, which rules
+    alike for any larger number)."""
+    for m in _ILLEGAL_CLAUSE.finditer(low):
+        subj = m.group("subj").strip()
+        subj = re.sub(r"^(?:and|but|so|then|when|if|because|since|once|after|before)\s+", "", subj)
+        num = re.search(r"\b(\d+)\b(?!.*\b\d+\b)", subj)
+        if num and not re.search(r"\b\d+\s+(?:damage|might|atk|thw)\b", subj):
+            illegal = int(num.group(1))
+        elif _SINGLE.search(subj) or not subj:
+            illegal = 1
+        else:
+            continue
+        counts = [(int(t.group(1)), t.group(0)) for t in _TOTAL.finditer(low) if t.start() < m.end()]
+        stated = [c for c in counts if c[0] > illegal]
+        if stated:
+            total, total_words = max(stated)
+        else:
+            eff = _first_choose(ability) if ability else None
+            n = (eff or {}).get("selection", {}).get("count", {})
+            others = _OTHERS_LEGAL.search(low)
+            if others:
+                total, total_words = illegal + 1, others.group(0)
+            elif illegal == 1 and n.get("mode") == "exactly" and n.get("n") == 1:
+                total, total_words = 1, "the ability's one target"
+            else:
+                continue
+        return total, illegal, m.group(0).strip(), total_words
+    return None
+
+
 def _first_choose(ability: dict[str, Any]) -> dict[str, Any] | None:
     for e in ability["effects"]:
         if e.get("selection", {}).get("kind", "choose") == "choose":
@@ -1169,7 +1216,12 @@ class _Builder:
         if illegal_n is None and only:
             total, illegal_n, m = 1, 1, only
         if illegal_n is None:
-            raise ParseFailure("I could not tell how many targets became illegal.")
+            said = illegal_stated(low, self.pick.ability if self.pick else None)
+            if said is None:
+                raise ParseFailure("I could not tell how many targets became illegal.")
+            total, illegal_n, words, total_words = said
+            self.note(f"{total} targets chosen", total_words)
+            m = re.search(re.escape(words), low)
         total = max(total, illegal_n)
         self.note(f"{illegal_n} of {total} targets illegal at resolution", (m or m2).group(0))  # type: ignore[union-attr]
         ability = self.pick.ability if self.pick and _first_choose(self.pick.ability) else None

@@ -60,3 +60,22 @@ def test_an_instruction_leading_the_question_is_the_ability() -> None:
 
 def test_an_instruction_the_grammar_reads_only_in_part_is_not_taken_for_the_ability() -> None:
     assert _described("my spell says gain control of a unit until it dies. is it targeted?") is None
+
+
+ONE_TARGET = {"effects": [{"id": "e1", "selection": {"kind": "choose", "count": {"mode": "exactly", "n": 1}}}]}
+
+
+def test_a_counted_subject_that_went_illegal_gives_the_counts() -> None:
+    from assistant.parse import illegal_stated
+
+    assert illegal_stated("2 targets, 1 goes illegal before resolution. is the other affected?", None)[:2] == (2, 1)  # type: ignore[index]
+    # One target, gone by resolution: the ability's only target.
+    assert illegal_stated("the unit's gone by resolution. do i still draw?", ONE_TARGET)[:2] == (1, 1)  # type: ignore[index]
+
+
+def test_an_illegal_target_with_no_count_to_place_it_is_not_guessed() -> None:
+    from assistant.parse import illegal_stated
+
+    assert illegal_stated("is a target that became illegal by resolution still affected?", None) is None
+    # One illegal target of an ability with several, and nothing says another stayed legal.
+    assert illegal_stated("the unit's gone by resolution. do i still draw?", None) is None
