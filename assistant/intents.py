@@ -82,6 +82,24 @@ FORMS: list[tuple[str, str]] = [
 ]
 # Every question kind the grammar and the classifiers can name.
 KIND_NAMES: tuple[str, ...] = tuple(dict.fromkeys(k for k, _ in FORMS))
+# What each kind asks, in players' words (answers never show the kind's id).
+KIND_WORDS: dict[str, str] = {
+    "is_target": "whether something is targeted", "valid_target": "whether something is a valid target",
+    "needs_target": "whether it needs a target", "can_play": "whether it can be played or used",
+    "targets_to_drop": "how many targets must be dropped", "targets_to_keep": "how many targets are kept",
+    "legal_subset": "which chosen targets may be kept", "legal_targets": "whether a set of targets may be chosen",
+    "add_target": "whether a new target may be added", "choice_timing": "when a choice is made",
+    "can_change": "whether a choice may be changed", "is_mandatory": "whether something is required",
+    "effect_performed": "whether the rest of the text still happens", "affected": "whether a target is still affected",
+    "portion_reassigned": "whether a split amount moves to another target",
+}
+
+
+def kind_words(kind: str | None) -> str:
+    """What ``kind`` asks, in players' words."""
+    return KIND_WORDS.get(kind or "", "another question")
+
+
 # Engine question kinds that the question-form grammar names differently.
 KIND_ALIASES: dict[str, str] = {"can_change_choices": "can_change"}
 _COMPILED = [(k, re.compile(p, re.IGNORECASE)) for k, p in FORMS]
@@ -302,8 +320,8 @@ class KindClassifier:
         sc = self.kind_scores(text)
         best = max(sc, key=lambda k: sc[k])
         if best != g.kind and sc[best] >= self.cross_threshold and sc[best] - sc.get(g.kind, 0.0) >= self.cross_margin:
-            return KindGuess(None, sc[best], f"the grammar read {g.kind} ({g.because!r}) but the wording is "
-                                             f"closest to {best} ({sc[best]:.2f})", "cross-check")
+            return KindGuess(None, sc[best], f"one reads it as asking {kind_words(g.kind)} ({g.because!r}), the "
+                                             f"other as asking {kind_words(best)}", "cross-check")
         return g
 
     def classify(self, text: str) -> KindGuess:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from assistant.abilities import NUM, parse_ability
 from assistant.coverage import baseline_spans, credited_spans, cues, polarity, uncovered
-from assistant.intents import KindClassifier
+from assistant.intents import KindClassifier, kind_words
 from assistant.known import KNOWN, KnownAbility
 from assistant.textnorm import fold, normalise, number_of, outside_quotes, quoted_spans
 from ingest.errors import ArbiterError
@@ -1571,8 +1571,8 @@ def route_known(b: _Builder, kind: str) -> str:
         b.note("question kind=is_mandatory (obligation asked about a constrained choice)", m.group(0))
         kind = "is_mandatory"
     if pick is not None and pick.kinds and kind not in pick.kinds:
-        raise ParseFailure(f"{pick.name} is a rules example about {', '.join(sorted(pick.kinds))} questions; "
-                           f"I could not read this question as one of them.")
+        raise ParseFailure(f"{pick.name} is a rules example about {'; '.join(kind_words(k) for k in sorted(pick.kinds))}; "
+                           f"I could not read this question as one of those.")
     return kind
 
 
@@ -1608,7 +1608,7 @@ def build(q_raw: str, game: str, pick: AbilityPick | None, kind: str, confidence
     b.kind = kind
     fn = getattr(b, kind, None)
     if fn is None:
-        raise ParseFailure(f"Questions of kind {kind} are not supported.")
+        raise ParseFailure(f"I can't yet rule on questions asking {kind_words(kind)}.")
     p: Parse = b.cost_conflict() if kind in _COST_CONFLICT_KINDS and b.has_cost_conflict() else fn()
     if only is not None or nothing is not None or not_valid is not None:
         if p.combine != "single" or p.alternatives:
