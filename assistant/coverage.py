@@ -54,7 +54,7 @@ CUES: list[tuple[str, str]] = [
     ("quantity", (r"\b(?:more|fewer|less|greater) than\b|\bat (?:least|most)\b|\bonly \d+\b|\bonly (?:one|two|three|some)\b"
                   r"|\bboth\b|\b(?:the )?same (?:\w+ )?(?:object|target|unit|card|player|one|thing|slot)s?\b|\btwice\b|\bextra\b|\badditional\b"
                   r"|\bnew (?:targets?|units?|enem\w+|choices?|objects?|recruits?)\b")),
-    ("contrast", r"\brather than\b|\binstead of\b|\bas a whole\b|\bon its own\b|\beach target on\b"),
+    ("contrast", r"\brather than\b|\bother than\b|\binstead of\b|\bas a whole\b|\bon its own\b|\beach target on\b"),
     ("predicate", (r"\bautomatic\w*|\b(?:no|without) targeting\b|\bignor\w*|\bundo(?:ne)?\b|\breverse\w*|\btaken into account\b|\bconsidered\b|\bchecked\b"
                    r"|\bwait(?:ing)? until\b|\bput off\b|\bpostpone\w*|\bhow much\b")),
 ]

@@ -151,3 +151,8 @@ def test_triggers_but_does_not_enter_queue(assistant: Assistant) -> None:
 def test_game_from_rule_vocabulary(assistant: Assistant) -> None:
     a = assistant.ask('"Choose 3 targets" with just 2 legal targets: is it put into the Trigger Queue?')
     assert a.game == "momon-wonder" and a.verdict == "no"
+
+
+def test_other_than_is_a_contrast_the_reading_must_use() -> None:
+    text = "may the unit be played somewhere other than here?"
+    assert [c.text for c in uncovered(text, []) if c.category == "contrast"] == ["other than"]
