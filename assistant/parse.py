@@ -1621,7 +1621,7 @@ def build(q_raw: str, game: str, pick: AbilityPick | None, kind: str, confidence
     return p
 
 
-def accept(q_raw: str, p: Parse) -> None:
+def accept(q_raw: str, p: Parse, every_number: bool = False) -> None:
     """Polarity and coverage: mark a negated statement for inversion, and fail when a word
     that changes the question (negation, condition, exception, quantity, a predicate the
     engine has no notion of) is accounted for by no part of the parse."""
@@ -1642,7 +1642,7 @@ def accept(q_raw: str, p: Parse) -> None:
     ability_quotes = [(s.start, s.end) for s in quoted_spans(q)
                       if s.text.lower() in used or not any(c.category != "quantity" for c in cues(s.text))]
     known = ability_quotes + list(pol.spans) + baseline_spans(q)
-    if p.kind in COUNTED_KINDS:
+    if p.kind in COUNTED_KINDS or every_number:
         ab = (p.alternatives[0] if p.alternatives else p.scenario or {}).get("ability", {}) or {}
         _account_numbers(q, credited + known, " ".join([ab.get("text", "")] + [e.get("text", "") for e in ab.get("effects", [])]))
     _account_asked_object(q, credited)

@@ -508,7 +508,9 @@ class Assistant:
             words = ", ".join(f"'{w}'" for w in partial[:4])
             raise ParseFailure(f"I could read only part of the ability's text ({words} left over), "
                                "and a ruling on part of it would be a guess.")
-        accept(q, parse)
+        # A kind no form of the question named (the learned classifier's) has weaker
+        # evidence: every number the question states must then be a fact the reading used.
+        accept(q, parse, every_number=because.startswith("the learned classifier"))
         shown = parse.alternatives[0] if parse.alternatives else parse.scenario
         quoted = any(part == "ability" and w.startswith(('"', "'")) for part, w in parse.because)
         unread = self.gate.unread(q, [w for _, w in parse.because], filled_concepts(shown), quoted)

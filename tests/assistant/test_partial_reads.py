@@ -66,10 +66,23 @@ def test_a_question_no_vocabulary_places_is_placed_by_the_learned_game_classifie
 
 
 def test_a_kind_the_grammar_cannot_build_gives_way_to_the_learned_classifiers_sure_kind(assistant: Assistant) -> None:
-    # The grammar reads "still ... draw" as "is the rest of the text still done?", which
-    # this situation cannot fill; the learned classifier reads "can it be played?".
-    question = "my deck is down to 1 card. can i still play something that makes me draw 2?"
-    done = assistant.explained(question, game="riftbound")
+    from assistant.intents import KindClassifier
+    from assistant.textnorm import normalise
+
+    # The grammar reads "can I use" as "can it be played?", which this situation cannot
+    # fill; the learned classifier reads "is it a valid target?".
+    question = "there's a minion out that can't be attacked. can I use an attack-labeled event on it?"
+    done = assistant.explained(question, game="marvel-champions")
     u = done.understanding
-    assert u is not None and u.kind == "can_play" and u.kind_via.startswith("classifier:")
-    assert done.answer.verdict == "yes"
+    grammar = KindClassifier().classify(normalise(u.read if u else question))
+    assert grammar.kind == "can_play"
+    assert u is not None and u.kind == "valid_target" and u.kind_via.startswith("classifier:")
+    assert done.answer.verdict == "no"
+
+
+def test_a_number_a_classifier_read_question_states_must_be_used(assistant: Assistant) -> None:
+    # No question form names the kind; the learned classifier does. "2 enemies" is a fact
+    # the basic-attack reading would drop.
+    a = assistant.ask("two-gun kid's basic attack — can i pick the guard minion thats engaged with me "
+                      "AND the villain as my 2 enemies?", game="marvel-champions")
+    assert a.verdict == "unknown"
