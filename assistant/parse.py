@@ -493,7 +493,8 @@ _ASK = re.compile(r"\b(?:can|could|may|might i|is|are|does|do|must|will|would|sh
 
 def ask_clause(text: str) -> str:
     """The sentence that asks (the last one): "X happened; Y changed. Can I ...?" -> "Can I ...?"."""
-    parts = re.split(r"(?<=[.;:!])\s+|;\s*|\s+-\s+", text.strip())
+    # A sentence may end inside quoted card text ('... "choose 3 targets." How many ...').
+    parts = re.split(r"(?<=[.;:!])\s+|(?<=[.!?][\"'\u201d])\s+|;\s*|\s+-\s+", text.strip())
     parts = [p for p in parts if p.strip()]
     return parts[-1] if parts else text
 

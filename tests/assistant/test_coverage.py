@@ -156,3 +156,14 @@ def test_game_from_rule_vocabulary(assistant: Assistant) -> None:
 def test_other_than_is_a_contrast_the_reading_must_use() -> None:
     text = "may the unit be played somewhere other than here?"
     assert [c.text for c in uncovered(text, []) if c.category == "contrast"] == ["other than"]
+
+
+def test_the_same_object_in_players_words_is_a_quantity_the_reading_must_use() -> None:
+    text = "can i put the same guy in two of the slots?"
+    assert [c.text for c in uncovered(text, []) if c.category == "quantity"] == ["the same guy"]
+
+
+def test_a_sentence_ending_inside_quoted_text_ends_before_the_asking_sentence() -> None:
+    from assistant.parse import ask_clause
+
+    assert ask_clause('Ability text: "choose 3 targets." How many do I need?') == "How many do I need?"
