@@ -156,6 +156,20 @@ _HOW_MUCH = re.compile(r"^\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|a
                        r"|what(?: is|'s|s)? the (?:fewest|least|most|max(?:imum)?|min(?:imum)?|smallest|largest|highest|lowest|number|amount|total))\b",
                        re.IGNORECASE)
 
+# A yes/no question has an auxiliary before its subject ("is the total 4?", "for split
+# damage, do I decide how much ..."); a clause with none that names a total, number or
+# amount ("Total damage dealt?") asks for a number.
+_YES_NO = re.compile(r"(?:^|[,:;]\s*)\W*(?:is|are|was|were|does|do|did|can|could|may|might|must|should|would|will|has|have)"
+                     r"\s+(?:i|you|it|they|he|she|we|the|a|an|that|this|these|those|my|its|their|his|her|there|each|all|any|every|some|none|zero|\d+|one|two|three|four|five)\b",
+                     re.IGNORECASE)
+_AMOUNT = re.compile(r"\b(?:total|number of|amount of|how (?:many|much))\b", re.IGNORECASE)
+
+
+def asks_number(clause: str) -> bool:
+    """Whether the asking clause wants a number, not a yes or no."""
+    return bool(_HOW_MUCH.search(clause)) or (bool(_AMOUNT.search(clause)) and not _YES_NO.search(clause))
+
+
 _FOLLOWUP = re.compile(r"^\s*(?:and\s+)?(?:what|how) (?:if|about)\b|^\s*(?:and )?if instead\b|\binstead\?*\s*$", re.IGNORECASE)
 
 
@@ -583,7 +597,7 @@ class Assistant:
         if not decisions:
             return Checked(x, None)
         d = combine(decisions, u.parse.combine)
-        if _HOW_MUCH.search(ask_clause(u.text)) and d.value is None:
+        if asks_number(ask_clause(u.text)) and d.value is None:
             # A how-many/how-much question answered without a number is not answered.
             u.error = "The engine did not compute the amount asked for."
             return Checked(x, None)

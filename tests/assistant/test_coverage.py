@@ -167,3 +167,13 @@ def test_a_sentence_ending_inside_quoted_text_ends_before_the_asking_sentence() 
     from assistant.parse import ask_clause
 
     assert ask_clause('Ability text: "choose 3 targets." How many do I need?') == "How many do I need?"
+
+
+def test_a_clause_naming_a_total_without_a_yes_no_question_asks_for_a_number() -> None:
+    from assistant.service import asks_number
+
+    assert asks_number("Total damage dealt?")
+    assert asks_number("how much damage does the other target take?")
+    assert not asks_number("Is the total Might 4 or less?")
+    assert not asks_number("For split damage, do I decide how much each target gets while finalizing?")
+    assert not asks_number("Is zero a permitted number of targets?")
