@@ -171,6 +171,11 @@ def load_cases(golden_dir: Path | None = None, wordings_dir: Path | None = None)
     return out
 
 
+# How many of the nearest wordings are read in full (the shortlist is at most ``shortlist``
+# cases within ``window`` of the nearest; 64 wordings is well past it).
+_HEAD = 64
+
+
 class WorkedCases:
     """``read(text, vector, game)`` -> :class:`Reading` or :class:`NoReading`.
 
@@ -264,6 +269,12 @@ class WorkedCases:
                 for g, ws in share.items()}
 
     @cached_property
+    def _game_rows(self) -> dict[str | None, tuple[np.ndarray, np.ndarray]]:
+        """Per game (None: every game), its wordings' rows and their vectors, sliced once."""
+        _, matrix = self._prepared
+        return {g: (rows, np.ascontiguousarray(matrix[rows])) for g, rows in self._rows.items()}
+
+    @cached_property
     def _rows(self) -> dict[str | None, np.ndarray]:
         games = np.array([c.game for c, _ in self._raw])
         out: dict[str | None, np.ndarray] = {None: np.arange(len(self._raw))}
@@ -273,16 +284,17 @@ class WorkedCases:
 
     def read(self, text: str, vector: Sequence[float], game: str | None) -> Reading | NoReading:
         q = normalise(text)
-        _, matrix = self._prepared
-        rows = self._rows.get(game, np.arange(0))
+        rows, matrix = self._game_rows.get(game, (np.arange(0), np.zeros((0, 0), np.float32)))
         v = np.asarray(vector, dtype=np.float32)
         n = float(np.linalg.norm(v))
-        if not len(rows) or n == 0.0:
+        if not len(rows) or n == 0.0 or matrix.shape[1] != v.shape[0]:
             return NoReading("no worked case is close to the question")
-        sims = matrix[rows] @ (v / n)
+        sims = matrix @ (v / n)
         order = np.argsort(-sims)
         wordings = self.wordings
-        scored = [(float(sims[i]), wordings[int(rows[i])]) for i in order]
+        # Only the head of the ranking is read (the shortlist window, the three nearest); the
+        # rest is walked lazily when a rival outcome is looked for.
+        scored = [(float(sims[i]), wordings[int(rows[i])]) for i in order[:_HEAD]]
         if not scored or scored[0][0] < self.threshold:
             return NoReading("no worked case is close to the question")
         if game is None and any(w.case.game != scored[0][1].case.game for _, w in scored[:3]):
@@ -317,7 +329,7 @@ class WorkedCases:
             if top.negated or top.case.outcome not in ("yes", "no"):
                 return NoReading("the question is negated in a way I cannot invert")
             invert = True
-        rival = next((s for s, w in scored if w.case.outcome != top.case.outcome), 0.0)
+        rival = next((float(sims[i]) for i in order if wordings[int(rows[i])].case.outcome != top.case.outcome), 0.0)
         return Reading(top.case, top, score, score - rival, invert, negation)
 
     def _refuse(self, case: Case, words: frozenset[str], nums: tuple[tuple[str, int], ...],
