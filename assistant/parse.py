@@ -326,6 +326,10 @@ _OTHERS_LEGAL = re.compile(r"\b(?:the other(?: one| target)?|the remaining|the r
                            r"(?:is|are|stays?|remains?) (?:still )?(?:fine|legal|valid)|still (?:legal|valid|fine))\b")
 
 
+# After an object's noun: the stat a basic power uses ("a hero with ATK 0", "whose THW is 0").
+_SOURCE_STAT = re.compile(r"\s*(?:'s\s+|with\s+(?:an?\s+)?|whose\s+|has\s+(?:an?\s+)?|of\s+)(?:atk|thw|sch)\b", re.IGNORECASE)
+
+
 def illegal_stated(low: str, ability: dict[str, Any] | None) -> tuple[int, int, str, str] | None:
     """(targets chosen, of which illegal, the words saying so, the words giving the total)
     from a clause that says a counted subject became illegal ("two targets, one goes
@@ -774,6 +778,12 @@ class _Builder:
         found = [(m.start(), tt) for rx, tt in _TYPE_WORDS if tt != "player"
                  # "a card that deals damage" names the ability, not the asked object.
                  for m in [re.search(rx + r"(?= (?:that|whose|with|which))(?! (?:that|which) (?:only )?(?:deals?|kills?|heals?|readies|removes?|stuns?|says|reads)\b)", self.low)] if m]
+        if ability.get("uses_stat"):
+            # "a character with ATK 0": the object whose stat the ability uses is its source
+            # (the attacker), not the object proposed as the target.
+            found = [(i, tt) for i, tt in found
+                     if not any(_SOURCE_STAT.match(self.low, m.end()) for rx, t2 in _TYPE_WORDS if t2 == tt
+                                for m in re.finditer(rx, self.low) if m.start() == i)]
         if found:
             t = min(found)[1]
         else:
@@ -781,7 +791,8 @@ class _Builder:
             # may be of another type than the pool: the engine checks it against the pool.
             ask_out = ask_clause(self.out.lower())
             named = sorted((m.start(), tt, m.group(0)) for rx, tt in _TYPE_WORDS if tt not in {"player", "card"}
-                           for m in [re.search(rx, ask_out)] if m)
+                           for m in re.finditer(rx, ask_out)
+                           if not (ability.get("uses_stat") and _SOURCE_STAT.match(ask_out, m.end())))
             if named and named[0][1] != t:
                 t = named[0][1]
                 self.note(f"the proposed object is a {t}", named[0][2])

@@ -86,3 +86,9 @@ def test_a_number_a_classifier_read_question_states_must_be_used(assistant: Assi
     a = assistant.ask("two-gun kid's basic attack — can i pick the guard minion thats engaged with me "
                       "AND the villain as my 2 enemies?", game="marvel-champions")
     assert a.verdict == "unknown"
+
+
+def test_the_object_whose_stat_a_basic_power_uses_is_its_source_not_its_target(assistant: Assistant) -> None:
+    a = assistant.ask("A character with ATK 0 wants to basic attack a minion that can otherwise be attacked. "
+                      "Is that allowed?", game="marvel-champions")
+    assert a.verdict == "yes"
