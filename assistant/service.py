@@ -475,9 +475,13 @@ class Assistant:
             from assistant.llm import llm_parse
 
             try:
-                u.parse = llm_parse(self._llm, q, u.game)
-                u.error = None
-                u.kind_via = "llm"
+                parse = llm_parse(self._llm, q, u.game)
+                self._through_gates(q, None, parse)  # the same gates as every other reading
+                u.parse, u.error, u.kind_via = parse, None, "llm"
+            except ParseFailure as exc:
+                u.error = str(exc)
+            except ValueError as exc:  # its reading did not validate (scenario, game, evidence)
+                u.error = f"A second reading was rejected: {exc}."
             except Exception as exc:  # noqa: BLE001 - an LLM failure is an abstention, never a crash
                 u.error = u.error or f"LLM parse failed: {exc}"
         return u
@@ -516,21 +520,27 @@ class Assistant:
               because: str) -> Parse:
         """One reading of ``q`` as ``kind``, through every gate (raises ParseFailure)."""
         parse = build(q, game, pick, kind, confidence, because)
+        # A kind no form of the question named (the learned classifier's) has weaker
+        # evidence: every number the question states must then be a fact the reading used.
+        self._through_gates(q, pick, parse, every_number=because.startswith("the learned classifier"))
+        return parse
+
+    def _through_gates(self, q: str, pick: AbilityPick | None, parse: Parse, every_number: bool = False) -> None:
+        """The gates every reading passes, whichever extractor proposed it (raises
+        ParseFailure): the ability read whole, polarity and every cue accounted for, the
+        concepts the question names used."""
         partial = _unread_ability(pick, parse.because)
         if partial:
             # A partial read of the ability's text is a guess about the rest of it.
             words = ", ".join(f"'{w}'" for w in partial[:4])
             raise ParseFailure(f"I could read only part of the ability's text ({words} left over), "
                                "and a ruling on part of it would be a guess.")
-        # A kind no form of the question named (the learned classifier's) has weaker
-        # evidence: every number the question states must then be a fact the reading used.
-        accept(q, parse, every_number=because.startswith("the learned classifier"))
+        accept(q, parse, every_number=every_number)
         shown = parse.alternatives[0] if parse.alternatives else parse.scenario
         quoted = any(part == "ability" and w.startswith(('"', "'")) for part, w in parse.because)
         unread = self.gate.unread(q, [w for _, w in parse.because], filled_concepts(shown), quoted)
         if unread:
             raise ParseFailure(unread[0].reason())
-        return parse
 
     @property
     def worked(self) -> WorkedCases:

@@ -72,3 +72,25 @@ def test_llm_scenario_for_another_game_is_rejected(default_settings, default_ind
         QUESTION, game="momon-wonder"
     )
     assert answer.verdict == "unknown"
+
+
+def test_an_llm_reading_passes_the_same_gates_as_the_grammar(default_settings, default_index) -> None:  # type: ignore[no-untyped-def]
+    # The question states a condition ("unless ...") the LLM's reading cites no words for:
+    # unaccounted, so the answer abstains exactly as a grammar reading would.
+    golden = _golden("mw_exact_3_only_2_ceases.json")
+    question = "Can the Gloomcaller Ability enter the Trigger Queue unless its text allows fewer targets?"
+    bare = Assistant(default_settings, index=default_index, llm=FakeChatModel(golden["scenario"])).ask(
+        question, game="momon-wonder")
+    assert bare.verdict == "unknown" and "unless" in (bare.error or "")
+    cited = {"scenario": golden["scenario"],
+             "evidence": [{"slot": "condition: the text does not allow fewer", "words": "unless its text allows fewer targets"}]}
+    answered = Assistant(default_settings, index=default_index, llm=FakeChatModel(cited)).ask(question, game="momon-wonder")
+    assert answered.verdict == golden["expect"]["verdict"]
+
+
+def test_an_llm_reading_citing_words_the_question_does_not_say_is_rejected(default_settings, default_index) -> None:  # type: ignore[no-untyped-def]
+    golden = _golden("mw_exact_3_only_2_ceases.json")
+    forged = {"scenario": golden["scenario"], "evidence": [{"slot": "count", "words": "exactly three targets"}]}
+    answer = Assistant(default_settings, index=default_index, llm=FakeChatModel(forged)).ask(QUESTION, game="momon-wonder")
+    assert answer.verdict == "unknown"
+    assert "does not say" in (answer.error or "")
