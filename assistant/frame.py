@@ -14,6 +14,8 @@ from pydantic import BaseModel, ConfigDict
 
 from engine import Scenario
 
+__all__ = ["Evidence", "Extractor", "Frame", "Slot", "frame_of", "locate"]
+
 Extractor = Literal["grammar", "worked case", "llm"]
 
 

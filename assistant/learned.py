@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+__all__ = ["LearnedClassifier", "Proposal"]
+
 # Softmax regression: cosine-scaled logits (inputs are unit vectors), class-balanced,
 # L2-regularised, full-batch gradient descent. Fixed settings: training is deterministic.
 _SCALE = 10.0
