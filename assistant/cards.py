@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+
 from assistant.abilities import _split_clauses, parse_clause
 from ingest.cards import normalize_name
 from ingest.models import Card
@@ -93,6 +95,14 @@ class CardFinder:
         self._by_words: dict[int, list[str]] = {}
         for key in self._table:
             self._by_words.setdefault(len(key.split()), []).append(key)
+        # The names a misspelling is compared with, by (word count, first letter, game or
+        # None for every game), in table order: built once instead of per question.
+        pools: dict[tuple[int, str, str | None], list[str]] = {}
+        for size, keys in self._by_words.items():
+            for key in keys:
+                for g in (None, self._table[key][1]):
+                    pools.setdefault((size, key[:1], g), []).append(key)
+        self._pools = {k: _NamePool(v) for k, v in pools.items()}
 
     def vocabulary(self) -> set[str]:
         """Every word of every card name (so the speller knows "Medarda")."""
@@ -141,9 +151,10 @@ class CardFinder:
                 key = normalize_name(" ".join(w for w, _ in words[i:i + size]))
                 if key in self._table or (size == 1 and len(key) < 7) or len(key) < 7:
                     continue
-                pool = [k for k in self._by_words.get(size, []) if k[:1] == key[:1]
-                        and (game is None or self._table[k][1] == game)]
-                for k in difflib.get_close_matches(key, pool, n=3, cutoff=_CLOSE):
+                pool = self._pools.get((size, key[:1], game))
+                if pool is None:
+                    continue
+                for k in difflib.get_close_matches(key, pool.near(key, _CLOSE), n=3, cutoff=_CLOSE):
                     if self._needs_context(k):
                         continue
                     r = difflib.SequenceMatcher(None, key, k).ratio()
@@ -154,6 +165,43 @@ class CardFinder:
         if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < 0.05:
             return None  # two names about as close: not a confident match
         return self.text(*self._table[ranked[0][0]])
+
+
+_ALPHABET = {c: i for i, c in enumerate("abcdefghijklmnopqrstuvwxyz0123456789 ")}
+"""Every character a normalised name can hold (``ingest.cards.normalize_name``)."""
+
+
+def _counts(text: str) -> np.ndarray:
+    out = np.zeros(len(_ALPHABET) + 1, dtype=np.int32)
+    for ch in text:
+        out[_ALPHABET.get(ch, len(_ALPHABET))] += 1
+    return out
+
+
+class _NamePool:
+    """Card names a misspelling may be close to, with their letter counts, so that
+    :meth:`near` can drop at once the names ``difflib.get_close_matches`` would drop by its
+    two quick bounds (``real_quick_ratio``, ``quick_ratio``), computed exactly as difflib
+    computes them. The names left are then matched by difflib itself: same result, a
+    fraction of the work."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self._lengths = np.asarray([len(n) for n in names], dtype=np.int64)
+        self._counts = np.stack([_counts(n) for n in names]) if names else np.zeros((0, len(_ALPHABET) + 1), np.int32)
+        self._plain = all(ch in _ALPHABET for n in names for ch in n)
+
+    def near(self, word: str, cutoff: float) -> list[str]:
+        """The names whose quick bounds against ``word`` reach ``cutoff``, in pool order."""
+        if not self._plain or not self.names:
+            return self.names
+        total = (self._lengths + len(word)).astype(np.float64)
+        real_quick = 2.0 * np.minimum(self._lengths, len(word)) / total
+        q = _counts(word)
+        q[len(_ALPHABET)] = 0  # a character outside the names' alphabet matches nothing
+        quick = 2.0 * np.minimum(self._counts, q).sum(axis=1) / total
+        keep = np.nonzero((real_quick >= cutoff) & (quick >= cutoff))[0]
+        return [self.names[i] for i in keep]
 
 
 def _capitalised(chunk: list[str], name: str, at_sentence_start: bool) -> bool:

@@ -205,3 +205,31 @@ def test_bm25_scores_are_exactly_those_of_bm25s(default_index: RuleIndex) -> Non
     for _ in range(200):
         toks = [vocab[i] for i in rng.integers(0, len(vocab), size=int(rng.integers(1, 12)))]
         assert np.array_equal(ours.get_scores(toks), theirs.get_scores(toks))
+
+
+def test_card_name_prefilter_leaves_difflib_matches_unchanged() -> None:
+    import difflib
+
+    from assistant.cards import _NamePool
+
+    rng = np.random.default_rng(11)
+    letters = list("abcdefghijklmnopqrstuvwxyz0123456789 ")
+    names = sorted({"".join(rng.choice(letters[:26], size=int(rng.integers(7, 18)))) for _ in range(400)})
+    names += ["jinx loose cannon", "jinx demolitionist", "vi destructive", "kai sa daughter of the void"]
+    pool = _NamePool(names)
+    for _ in range(600):
+        base = names[int(rng.integers(0, len(names)))]
+        word = list(base)
+        for _ in range(int(rng.integers(0, 3))):  # a typo or two: change, drop or add a letter
+            i = int(rng.integers(0, len(word)))
+            op = int(rng.integers(0, 3))
+            if op == 0:
+                word[i] = str(rng.choice(letters))
+            elif op == 1 and len(word) > 1:
+                del word[i]
+            else:
+                word.insert(i, str(rng.choice(letters)))
+        w = "".join(word)
+        for cutoff in (0.6, 0.88):
+            assert difflib.get_close_matches(w, pool.near(w, cutoff), n=3, cutoff=cutoff) == \
+                difflib.get_close_matches(w, names, n=3, cutoff=cutoff)
