@@ -8,7 +8,7 @@ embedding (the ONNX encoder, no cache) of the same questions, measured in the sa
 target: answer p50 <= 1.3x the embedding's p50. Also: embeddings computed per answered
 question (target 1) and where the time goes.
 
-Cold: wall time of `arbiter ask`, `arbiter search` and `arbiter rule` as fresh processes
+Cold: wall time of `arbiter ask` (with and without a game), `arbiter search` and `arbiter rule` as fresh processes
 (best of ``--cold-runs``, with the spread), beside `python -c "import chromadb"`; targets
 <= 2 s and <= 2.5x that floor. ``--importtime`` prints the heaviest imports of a cold ask.
 
@@ -123,6 +123,7 @@ def cold(env: dict[str, str], runs: int) -> None:
     cmds = {
         'floor: python -c "import chromadb"': [str(PY), "-c", "import chromadb"],
         "arbiter ask": [str(ARBITER), "ask", 'Does "Kill a unit" target the unit?', "--game", "riftbound", "--json"],
+        "arbiter ask (game detected)": [str(ARBITER), "ask", "Can I choose my own unit as the target of a spell?"],
         "arbiter search": [str(ARBITER), "search", "legend readying", "--game", "riftbound"],
         "arbiter rule": [str(ARBITER), "rule", "355.14", "--game", "riftbound"],
     }
@@ -156,6 +157,9 @@ def importtime(env: dict[str, str], top: int = 12) -> None:
         print(f"  {name:<24} {us / 1000:7.1f} ms")
     heavy = [m for m in ("torch", "transformers", "sentence_transformers") if m in per]
     print(f"  torch/transformers imported on the ask path: {', '.join(heavy) or 'none'}")
+    store = [m for m in ("chromadb", "bm25s", "scipy") if m in per]
+    print(f"  chromadb/bm25s/scipy imported on the ask path (none once the build's snapshot is "
+          f"written, ingest/snapshot.py): {', '.join(store) or 'none'}")
 
 
 def main() -> None:
