@@ -210,13 +210,13 @@ def test_bm25_scores_are_exactly_those_of_bm25s(default_index: RuleIndex) -> Non
 def test_card_name_prefilter_leaves_difflib_matches_unchanged() -> None:
     import difflib
 
-    from assistant.cards import _NamePool
+    from ingest.close_names import NamePool
 
     rng = np.random.default_rng(11)
     letters = list("abcdefghijklmnopqrstuvwxyz0123456789 ")
     names = sorted({"".join(rng.choice(letters[:26], size=int(rng.integers(7, 18)))) for _ in range(400)})
     names += ["jinx loose cannon", "jinx demolitionist", "vi destructive", "kai sa daughter of the void"]
-    pool = _NamePool(names)
+    pool = NamePool(names)
     for _ in range(600):
         base = names[int(rng.integers(0, len(names)))]
         word = list(base)
