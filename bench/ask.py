@@ -14,7 +14,7 @@ Cold: wall time of `arbiter ask` (with and without a game), `arbiter search` and
 
 The machine may be shared: run it 2-3 times and read the best and the spread.
 
-    .venv/bin/python bench/ask.py [--rounds 2] [--cold-runs 3] [--importtime] [--all-sets]
+    .venv/bin/python bench/ask.py [--rounds 2] [--cold-runs 3] [--importtime] [--all-sets] [--configured-index]
 """
 
 from __future__ import annotations
@@ -169,17 +169,23 @@ def main() -> None:
     ap.add_argument("--importtime", action="store_true")
     ap.add_argument("--all-sets", action="store_true", help="also the repository's eval/*.jsonl")
     ap.add_argument("--skip-warm", action="store_true")
+    ap.add_argument("--configured-index", action="store_true",
+                    help="use the configured index (ARBITER_INDEX_DIR, e.g. after `make index`) "
+                         "instead of ingesting the corpus into a temporary one")
     args = ap.parse_args()
     from ingest.settings import Settings
 
-    tmp = Path(tempfile.mkdtemp(prefix="arbiter-bench-ask-"))
-    settings = Settings(index_dir=tmp / "index")
+    if args.configured_index:
+        settings = Settings()
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="arbiter-bench-ask-"))
+        settings = Settings(index_dir=tmp / "index")
     t0 = time.perf_counter()
     from ingest import ingest
 
     ingest(settings)
-    print(f"index build: {time.perf_counter() - t0:.1f} s; the machine may be shared (2 cores): "
-          "compare runs, not single figures")
+    print(f"index build (or check): {time.perf_counter() - t0:.1f} s at {settings.index_dir}; the machine "
+          "may be shared (2 cores): compare runs, not single figures")
     if not args.skip_warm:
         warm(settings, questions(args.all_sets), args.rounds)
     env = dict(os.environ, ARBITER_INDEX_DIR=str(settings.index_dir))
