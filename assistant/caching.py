@@ -3,8 +3,8 @@
 The speller's vocabulary, the game-detection vocabulary, the card-name table and the
 worked cases' prepared wordings are computed from the index's rules and cards (and this
 package's code, lexicons and wordings). The index's :class:`~ingest.snapshot.BuildCache`
-keeps them on disk for its build, keyed by a fingerprint of the ``assistant`` and
-``engine`` packages' files, so a cold process reads them back instead of rebuilding them;
+keeps them on disk for its build, keyed by a fingerprint of the ``assistant``, ``engine``
+and ``ingest`` packages' files (the artifacts hold classes of all three), so a cold process reads them back instead of rebuilding them;
 an index without a cache (a test's in-memory index) builds them every time.
 """
 
@@ -27,7 +27,7 @@ def build_cached(index: Any, name: str, make: Callable[[], T], shared: dict[str,
     cache = getattr(index, "cache", None)
     if cache is None or not hasattr(cache, "get"):
         return make()
-    got: T = cache.get(f"assistant-{name}", source_key("assistant", "engine"), make, shared)
+    got: T = cache.get(f"assistant-{name}", source_key("assistant", "engine", "ingest"), make, shared)
     return got
 
 

@@ -417,11 +417,12 @@ class RuleIndex:
         ctx = self._contexts.get(game)
         if ctx is not None:
             return ctx
-        cards = [c for cs in self._load_cards().values() for c in cs if game is None or c.game == game]
         with self._lock:
             ctx = self._contexts.get(game)
             if ctx is None:
                 def make() -> GameContext:
+                    cards = [c for cs in self._cards_unlocked().values() for c in cs
+                             if game is None or c.game == game]
                     rules = self.rules(game=game)
                     structure = RuleStructure(rules, stem=stem)
                     matcher = CardMatcher(cards, is_common=structure.word_is_common) if cards else None
@@ -526,9 +527,12 @@ class RuleIndex:
     # ----------------------------------------------------------------- cards
     def _load_cards(self) -> dict[str, list[Card]]:
         with self._lock:
-            if self._cards is None:
-                self._cards = self.cache.get("cards", source_key("ingest"), self._read_cards)
-            return self._cards
+            return self._cards_unlocked()
+
+    def _cards_unlocked(self) -> dict[str, list[Card]]:
+        if self._cards is None:
+            self._cards = self.cache.get("cards", source_key("ingest"), self._read_cards)
+        return self._cards
 
     def _read_cards(self) -> dict[str, list[Card]]:
         """The build's card records by normalised name, read from the store."""

@@ -30,6 +30,7 @@ import json
 import os
 import pickle
 import shutil
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -157,8 +158,12 @@ def _package_key(package: str) -> str:
 
 def source_key(*packages: str) -> str:
     """A fingerprint of the packages' source and data files (``.py``, ``.toml``, ``.json``,
-    ``.jsonl``): an artifact built by other code is never read back."""
-    h = hashlib.sha256(f"{FORMAT}".encode())
+    ``.jsonl``) and of the Python, numpy and pydantic versions: an artifact built by other
+    code is never read back. Name every package whose classes the artifact holds."""
+    import numpy
+    import pydantic
+
+    h = hashlib.sha256(f"{FORMAT}|{sys.version}|{numpy.__version__}|{pydantic.VERSION}".encode())
     for p in packages:
         h.update(p.encode())
         h.update(_package_key(p).encode())

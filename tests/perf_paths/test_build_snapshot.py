@@ -229,7 +229,7 @@ def test_card_name_prefilter_leaves_difflib_matches_unchanged() -> None:
                 del word[i]
             else:
                 word.insert(i, str(rng.choice(letters)))
-        w = "".join(word)
-        for cutoff in (0.6, 0.88):
-            assert difflib.get_close_matches(w, pool.near(w, cutoff), n=3, cutoff=cutoff) == \
-                difflib.get_close_matches(w, names, n=3, cutoff=cutoff)
+        for w in ("".join(word), base[:4], base * 2, "é" + base):  # typos, far shorter/longer, not ASCII
+            for cutoff in (0.6, 0.88):
+                assert difflib.get_close_matches(w, pool.near(w, cutoff), n=3, cutoff=cutoff) == \
+                    difflib.get_close_matches(w, names, n=3, cutoff=cutoff)
