@@ -5,6 +5,9 @@ build into memory (rules are small: the default corpus has 61, all of corpus-ext
 so lookups, children and suggestions never hit Chroma; dense search queries Chroma through
 the langchain-chroma vector store. One :class:`RuleIndex` per live build is cached per
 process; after an ingest swaps builds, the next :func:`open_index` returns a fresh one.
+What is read from or built over a build (its rules, vectors and cards, the BM25 index and
+ranking context per game) is kept in the build's snapshot (:mod:`ingest.snapshot`), so a
+cold process reads files instead of Chroma and finds the live build without importing it.
 
 Editions: when several documents of a game print the same number (the v1.3 full rules and
 the RUP4 excerpt), :meth:`RuleIndex.lookup` prefers the document with the newest

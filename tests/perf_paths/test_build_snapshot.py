@@ -233,3 +233,18 @@ def test_card_name_prefilter_leaves_difflib_matches_unchanged() -> None:
             for cutoff in (0.6, 0.88):
                 assert difflib.get_close_matches(w, pool.near(w, cutoff), n=3, cutoff=cutoff) == \
                     difflib.get_close_matches(w, names, n=3, cutoff=cutoff)
+
+
+def test_arbiter_ingest_prepares_the_answer_caches_of_the_new_build(tmp_path: Path, shared_dir: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT), ARBITER_INDEX_DIR=str(tmp_path / "index"),
+               ARBITER_CORPUS=str(shared_dir / "corpus"))
+    subprocess.run([sys.executable, "-m", "arbiter_cli", "ingest"], cwd=REPO_ROOT, env=env,
+                   capture_output=True, text=True, timeout=600, check=True)
+    settings = Settings(index_dir=tmp_path / "index", corpus=[shared_dir / "corpus"], chroma_url=None)
+    state = cached_state(settings)
+    assert state is not None
+    names = {p.name.rsplit("-", 1)[0] for p in (snapshot_root(settings) / state.build).glob("*.pkl")}
+    games = [g.id for g in state.games]
+    assert {"rules", "dense", "bm25-all", "context-all", *(f"bm25-{g}" for g in games),
+            "assistant-speller-vocabulary", "assistant-vocabulary", "assistant-card-finder",
+            "assistant-worked-wordings"} <= names
