@@ -84,6 +84,13 @@ def db_stamp(settings: Settings) -> str | None:
                 return None
             continue
         parts.append(f"{path.name}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}")
+    try:
+        # SQLite's file change counter (header bytes 24-27), bumped by every write
+        # transaction: a write within the file system's timestamp granularity still shows.
+        with db.open("rb") as fh:
+            parts.append(fh.read(28)[24:].hex())
+    except OSError:
+        return None
     return "|".join(parts)
 
 
