@@ -64,6 +64,26 @@ def _prepare_query_model(settings: Any) -> None:
         typer.echo(f"warning: the ONNX query model was not exported: {exc}", err=True)
 
 
+def _warm_answers(settings: Any) -> None:
+    """Search every game and answer one question, so what answering derives from the new
+    build (BM25 and ranking tables per game, the speller's and game detection's vocabularies,
+    the card-name table, the worked cases' wordings) is written to the build's snapshot
+    (ingest/snapshot.py) and the first `arbiter ask` reads it instead of building it. A
+    failure here is reported and costs only that first question's time."""
+    from ingest.errors import ArbiterError
+
+    try:
+        from assistant import Assistant
+        from ingest.index import open_index
+
+        index: Any = open_index(settings)
+        for game in [None, *(g.id for g in index.games())]:
+            index.search("target", game=game, k=1)
+        Assistant(settings, index=index).ask("Can I choose my own unit as the target of a spell?", clarify=False)
+    except (ArbiterError, OSError) as exc:
+        typer.echo(f"warning: the answer caches were not prepared: {exc}", err=True)
+
+
 def register(app: typer.Typer) -> None:
     """Add this area's commands to ``app``."""
 
@@ -104,6 +124,7 @@ def register(app: typer.Typer) -> None:
             f"in {summary.seconds:.1f} s ({note})"
         )
         _prepare_query_model(settings)
+        _warm_answers(settings)
         if summary.errors:
             for err in summary.errors:
                 typer.echo(f"error: {err}", err=True)

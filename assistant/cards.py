@@ -25,6 +25,7 @@ from typing import Protocol
 
 from assistant.abilities import _split_clauses, parse_clause
 from ingest.cards import normalize_name
+from ingest.close_names import NamePool
 from ingest.models import Card
 
 __all__ = ["CardFinder", "CardRead", "CardText", "card_pick", "unread_clauses"]
@@ -93,6 +94,14 @@ class CardFinder:
         self._by_words: dict[int, list[str]] = {}
         for key in self._table:
             self._by_words.setdefault(len(key.split()), []).append(key)
+        # The names a misspelling is compared with, by (word count, first letter, game or
+        # None for every game), in table order: built once instead of per question.
+        pools: dict[tuple[int, str, str | None], list[str]] = {}
+        for size, keys in self._by_words.items():
+            for key in keys:
+                for g in (None, self._table[key][1]):
+                    pools.setdefault((size, key[:1], g), []).append(key)
+        self._pools = {k: NamePool(v) for k, v in pools.items()}
 
     def vocabulary(self) -> set[str]:
         """Every word of every card name (so the speller knows "Medarda")."""
@@ -141,9 +150,10 @@ class CardFinder:
                 key = normalize_name(" ".join(w for w, _ in words[i:i + size]))
                 if key in self._table or (size == 1 and len(key) < 7) or len(key) < 7:
                     continue
-                pool = [k for k in self._by_words.get(size, []) if k[:1] == key[:1]
-                        and (game is None or self._table[k][1] == game)]
-                for k in difflib.get_close_matches(key, pool, n=3, cutoff=_CLOSE):
+                pool = self._pools.get((size, key[:1], game))
+                if pool is None:
+                    continue
+                for k in difflib.get_close_matches(key, pool.near(key, _CLOSE), n=3, cutoff=_CLOSE):
                     if self._needs_context(k):
                         continue
                     r = difflib.SequenceMatcher(None, key, k).ratio()

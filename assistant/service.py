@@ -7,14 +7,16 @@ import re
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from assistant.answer import Answer, TraceStep
+from assistant.caching import build_cached, preload_wordings
 from assistant.cards import CardFinder, card_pick
 from assistant.cite import cite, passages_from_hits
 from assistant.clarify import Clarifier, clarifier_for
@@ -35,6 +37,8 @@ from assistant.worked import NoReading, Reading, WorkedCases, load_cases
 from engine import Scenario
 from ingest.errors import ArbiterError, StoreUnavailable, UnknownGame
 from ingest.models import GameInfo, SearchHit
+
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -222,8 +226,13 @@ class Assistant:
     def _vocabulary(self) -> dict[str, frozenset[str]] | None:
         if self._vocab is None:
             texts = self._rule_texts()
-            self._vocab = distinctive_vocabulary(texts) if texts else {}
+            self._vocab = self._cached("vocabulary", lambda: distinctive_vocabulary(texts) if texts else {})
         return self._vocab or None
+
+    def _cached(self, name: str, make: Callable[[], _T], shared: dict[str, object] | None = None) -> _T:
+        """``make()``, kept in the index build's snapshot (assistant/caching.py) when the
+        index has one: what is built from the loaded rules is built once per build."""
+        return build_cached(self.index, name, make, shared)
 
     def _rule_texts(self) -> dict[str, list[str]]:
         """Per loaded game, its rules' headings and texts (read from the index once); empty
@@ -246,8 +255,9 @@ class Assistant:
         if self._normaliser is None:
             texts = self._rule_texts()
             names = [f"{g.id.replace('-', ' ')} {g.name}" for g in self.games()] if texts else []
-            vocab = rules_vocabulary([t for ts in texts.values() for t in ts],
-                                     [*self.lexicon.words(), *names, *(self.cards.vocabulary() if texts else ())])
+            vocab = self._cached("speller-vocabulary", lambda: rules_vocabulary(
+                [t for ts in texts.values() for t in ts],
+                [*self.lexicon.words(), *names, *(self.cards.vocabulary() if texts else ())]))
             self._normaliser = Normaliser(self.lexicon, Speller(vocab, english_words()))
         return self._normaliser
 
@@ -341,17 +351,22 @@ class Assistant:
     def cards(self) -> CardFinder:
         """Cards named in questions (assistant/cards.py): newest printing, misspellings."""
         if self._finder is None:
-            names: dict[str, list[str]] = {}
-            for g in self.games():
-                try:
-                    names[g.id] = self.index.card_names(g.id)
-                except StoreUnavailable:
-                    raise
-                except Exception:  # noqa: BLE001 - an index without card data names no cards
-                    names[g.id] = []
             printings = getattr(self.index, "printings", None) or (
                 lambda n, g: [c for c in [self.index.card(n, g)] if c is not None])
-            self._finder = CardFinder(names, printings, english_words())
+            zipf = english_words()
+
+            def finder() -> CardFinder:
+                names: dict[str, list[str]] = {}
+                for g in self.games():
+                    try:
+                        names[g.id] = self.index.card_names(g.id)
+                    except StoreUnavailable:
+                        raise
+                    except Exception:  # noqa: BLE001 - an index without card data names no cards
+                        names[g.id] = []
+                return CardFinder(names, printings, zipf)
+
+            self._finder = self._cached("card-finder", finder, {"printings": printings, "zipf": zipf})
         return self._finder
 
     def _card_lookup(self, q: str) -> tuple[str, str, str] | None:
@@ -546,11 +561,15 @@ class Assistant:
     def worked(self) -> WorkedCases:
         if self._worked_cases is None:
             cache = getattr(self.settings, "index_dir", None)
-            self._worked_cases = WorkedCases(load_cases(), self.index.embed_documents,
-                                             [g.name for g in self.games()] + [g.id for g in self.games()],
-                                             cache_dir=Path(cache) if cache else None,
-                                             prepare=lambda t: self.normaliser.normalise(t).text,
-                                             embed_form=_reading, cache_key=self._corpus_key())
+            cases = load_cases()
+            worked = WorkedCases(cases, self.index.embed_documents,
+                                 [g.name for g in self.games()] + [g.id for g in self.games()],
+                                 cache_dir=Path(cache) if cache else None,
+                                 prepare=lambda t: self.normaliser.normalise(t).text,
+                                 embed_form=_reading, cache_key=self._corpus_key())
+            preload_wordings(worked, self._cached("worked-wordings", lambda: worked.wordings,
+                                                  {f"case-{i}": c for i, (c, _) in enumerate(cases)}))
+            self._worked_cases = worked
         return self._worked_cases
 
     def _corpus_key(self) -> str:

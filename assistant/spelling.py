@@ -94,14 +94,15 @@ def rules_vocabulary(texts: Iterable[str], extra: Iterable[str] = ()) -> Counter
 
 def english_words() -> Callable[[str], float]:
     """A word's Zipf frequency in English (the ``wordfreq`` package's own data, offline;
-    0.0 for unknown words)."""
-    try:
-        from wordfreq import zipf_frequency
-    except ImportError:  # pragma: no cover - a dependency
-        return lambda w: 0.0
+    0.0 for unknown words). ``wordfreq`` is imported on the first lookup (its import costs a
+    cold command ~0.3 s, and many questions never look a word up)."""
 
     @lru_cache(maxsize=65536)
     def zipf(word: str) -> float:
+        try:
+            from wordfreq import zipf_frequency
+        except ImportError:  # pragma: no cover - a dependency
+            return 0.0
         return float(zipf_frequency(word, "en"))
 
     return zipf

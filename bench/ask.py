@@ -8,13 +8,13 @@ embedding (the ONNX encoder, no cache) of the same questions, measured in the sa
 target: answer p50 <= 1.3x the embedding's p50. Also: embeddings computed per answered
 question (target 1) and where the time goes.
 
-Cold: wall time of `arbiter ask`, `arbiter search` and `arbiter rule` as fresh processes
+Cold: wall time of `arbiter ask` (with and without a game), `arbiter search` and `arbiter rule` as fresh processes
 (best of ``--cold-runs``, with the spread), beside `python -c "import chromadb"`; targets
 <= 2 s and <= 2.5x that floor. ``--importtime`` prints the heaviest imports of a cold ask.
 
 The machine may be shared: run it 2-3 times and read the best and the spread.
 
-    .venv/bin/python bench/ask.py [--rounds 2] [--cold-runs 3] [--importtime] [--all-sets]
+    .venv/bin/python bench/ask.py [--rounds 2] [--cold-runs 3] [--importtime] [--all-sets] [--configured-index]
 """
 
 from __future__ import annotations
@@ -123,6 +123,7 @@ def cold(env: dict[str, str], runs: int) -> None:
     cmds = {
         'floor: python -c "import chromadb"': [str(PY), "-c", "import chromadb"],
         "arbiter ask": [str(ARBITER), "ask", 'Does "Kill a unit" target the unit?', "--game", "riftbound", "--json"],
+        "arbiter ask (game detected)": [str(ARBITER), "ask", "Can I choose my own unit as the target of a spell?"],
         "arbiter search": [str(ARBITER), "search", "legend readying", "--game", "riftbound"],
         "arbiter rule": [str(ARBITER), "rule", "355.14", "--game", "riftbound"],
     }
@@ -156,6 +157,9 @@ def importtime(env: dict[str, str], top: int = 12) -> None:
         print(f"  {name:<24} {us / 1000:7.1f} ms")
     heavy = [m for m in ("torch", "transformers", "sentence_transformers") if m in per]
     print(f"  torch/transformers imported on the ask path: {', '.join(heavy) or 'none'}")
+    store = [m for m in ("chromadb", "bm25s", "scipy") if m in per]
+    print(f"  chromadb/bm25s/scipy imported on the ask path (none once the build's snapshot is "
+          f"written, ingest/snapshot.py): {', '.join(store) or 'none'}")
 
 
 def main() -> None:
@@ -165,17 +169,23 @@ def main() -> None:
     ap.add_argument("--importtime", action="store_true")
     ap.add_argument("--all-sets", action="store_true", help="also the repository's eval/*.jsonl")
     ap.add_argument("--skip-warm", action="store_true")
+    ap.add_argument("--configured-index", action="store_true",
+                    help="use the configured index (ARBITER_INDEX_DIR, e.g. after `make index`) "
+                         "instead of ingesting the corpus into a temporary one")
     args = ap.parse_args()
     from ingest.settings import Settings
 
-    tmp = Path(tempfile.mkdtemp(prefix="arbiter-bench-ask-"))
-    settings = Settings(index_dir=tmp / "index")
+    if args.configured_index:
+        settings = Settings()
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="arbiter-bench-ask-"))
+        settings = Settings(index_dir=tmp / "index")
     t0 = time.perf_counter()
     from ingest import ingest
 
     ingest(settings)
-    print(f"index build: {time.perf_counter() - t0:.1f} s; the machine may be shared (2 cores): "
-          "compare runs, not single figures")
+    print(f"index build (or check): {time.perf_counter() - t0:.1f} s at {settings.index_dir}; the machine "
+          "may be shared (2 cores): compare runs, not single figures")
     if not args.skip_warm:
         warm(settings, questions(args.all_sets), args.rounds)
     env = dict(os.environ, ARBITER_INDEX_DIR=str(settings.index_dir))

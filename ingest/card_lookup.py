@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from pydantic import BaseModel, ConfigDict
 
 from ingest.cards import normalize_name
+from ingest.close_names import NamePool
 from ingest.models import Card
 
 __all__ = ["FUZZY_CUTOFF", "FUZZY_MIN_CHARS", "CardMatcher", "CardMention", "card_keywords"]
@@ -61,6 +62,7 @@ class CardMatcher:
             words = key.split()
             if len(key) >= FUZZY_MIN_CHARS and 1 < len(words) <= FUZZY_MAX_WORDS:
                 self._buckets.setdefault((len(words), key[:2]), []).append(key)
+        self._pools = {k: NamePool(v) for k, v in self._buckets.items() if v}
 
     def __len__(self) -> int:
         return len(self._by_name)
@@ -98,10 +100,10 @@ class CardMatcher:
             return window, True
         if size == 1 or len(window) < FUZZY_MIN_CHARS:
             return None, False
-        pool = self._buckets.get((size, window[:2]), [])
-        if not pool:
+        pool = self._pools.get((size, window[:2]))
+        if pool is None:
             return None, False
-        close = difflib.get_close_matches(window, pool, n=1, cutoff=FUZZY_CUTOFF)
+        close = difflib.get_close_matches(window, pool.near(window, FUZZY_CUTOFF), n=1, cutoff=FUZZY_CUTOFF)
         return (close[0], False) if close else (None, False)
 
 

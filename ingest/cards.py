@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,10 @@ TEXT_FIELDS = ("abilityText", "text", "rules_text")
 PRINTING_FIELDS = ("publicCode", "code", "id")
 
 
+@lru_cache(maxsize=65536)
 def normalize_name(name: str) -> str:
+    """Lower case, accents and apostrophes dropped, words of letters and digits joined by
+    single spaces (memoised: questions are scanned window by window for card names)."""
     s = unicodedata.normalize("NFKD", name)
     s = "".join(ch for ch in s if not unicodedata.combining(ch)).lower()
     s = re.sub(r"[\u2018\u2019'`]", "", s)

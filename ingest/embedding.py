@@ -32,8 +32,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from langchain_core.embeddings import Embeddings
-
 from ingest.errors import ArbiterError
 from ingest.settings import DEFAULT_MODEL, DEFAULT_MODEL_CACHE
 
@@ -43,6 +41,8 @@ if TYPE_CHECKING:
     from langchain_huggingface import HuggingFaceEmbeddings
     from onnxruntime import InferenceSession  # type: ignore[import-untyped]
     from tokenizers import Tokenizer
+
+    from ingest.query_embeddings import QueryEmbeddings
 
 __all__ = [
     "BATCH_SIZE",
@@ -275,17 +275,11 @@ def embed_texts(texts: Sequence[str], name: str = DEFAULT_MODEL, cache_dir: Path
     return [v.tolist() for v in arr]
 
 
-class QueryEmbeddings(Embeddings):
-    """LangChain ``Embeddings``: questions through ONNX (:func:`embed_query`), documents
-    through sentence-transformers (:func:`embed_documents`, loaded on first use only)."""
+def __getattr__(name: str) -> object:
+    # QueryEmbeddings subclasses LangChain's Embeddings: importing langchain_core costs a
+    # cold command that only embeds a question (arbiter search) a few hundred milliseconds.
+    if name == "QueryEmbeddings":
+        from ingest.query_embeddings import QueryEmbeddings
 
-    def __init__(self, name: str = DEFAULT_MODEL, cache_dir: Path | None = None, threads: int = 1) -> None:
-        self.name = name
-        self.cache_dir = cache_dir
-        self.threads = threads
-
-    def embed_query(self, text: str) -> list[float]:
-        return embed_query(text, self.name, self.cache_dir, self.threads)
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return embed_documents(texts, self.name)
+        return QueryEmbeddings
+    raise AttributeError(name)

@@ -5,6 +5,9 @@ build into memory (rules are small: the default corpus has 61, all of corpus-ext
 so lookups, children and suggestions never hit Chroma; dense search queries Chroma through
 the langchain-chroma vector store. One :class:`RuleIndex` per live build is cached per
 process; after an ingest swaps builds, the next :func:`open_index` returns a fresh one.
+What is read from or built over a build (its rules, vectors and cards, the BM25 index and
+ranking context per game) is kept in the build's snapshot (:mod:`ingest.snapshot`), so a
+cold process reads files instead of Chroma and finds the live build without importing it.
 
 Editions: when several documents of a game print the same number (the v1.3 full rules and
 the RUP4 excerpt), :meth:`RuleIndex.lookup` prefers the document with the newest
@@ -26,6 +29,7 @@ directly and ranked first (``via=["number"]``).
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import math
 import re
@@ -43,6 +47,7 @@ from ingest.numbers import NUMBER_PATTERN, distance, normalize_number
 from ingest.pipeline import chunk_text, rule_from_metadata
 from ingest.ranking import GameContext, hybrid_search
 from ingest.settings import Settings
+from ingest.snapshot import BuildCache, cached_state, remember_state, source_key
 from ingest.store import State, client_for, get_collection, reaching, read_all, read_state
 
 if TYPE_CHECKING:
@@ -172,15 +177,37 @@ def expand_query(query: str) -> tuple[list[str], list[str]]:
 
 
 class _Bm25:
+    """bm25s's eager BM25 index over ``rules``. bm25s builds it; a query is then scored from
+    the arrays it precomputed exactly as ``bm25s.BM25.get_scores`` scores it (one
+    ``np.add.at`` per query token, in order, in the index's dtype), so a cached index answers
+    without importing bm25s (and scipy) and with the same floating-point results."""
+
     def __init__(self, rules: list[Rule]) -> None:
         import bm25s  # type: ignore[import-untyped]
 
         self.rules = rules
-        self.model = bm25s.BM25()
+        model = bm25s.BM25()
         corpus = [bm25_tokens(chunk_text(r)) or ["_"] for r in rules]
-        self.model.index(corpus, show_progress=False)
-        self.vocab = set(self.model.vocab_dict)
+        model.index(corpus, show_progress=False)
+        self.vocab_ids: dict[str, int] = dict(model.vocab_dict)
+        self.vocab = set(self.vocab_ids)
+        self._data = np.asarray(model.scores["data"])
+        self._indices = np.asarray(model.scores["indices"])
+        self._indptr = np.asarray(model.scores["indptr"])
+        self._num_docs = int(model.scores["num_docs"])
+        self._dtype = np.dtype(model.dtype)
+        self._int_dtype = np.dtype(model.int_dtype)
         self.token_sets = {r.key: set(toks) for r, toks in zip(rules, corpus)}
+
+    def get_scores(self, tokens: list[str]) -> Any:
+        """Every rule's BM25 score for ``tokens`` (each in the vocabulary), as bm25s computes it."""
+        ids = np.asarray([self.vocab_ids[t] for t in tokens if t in self.vocab_ids], dtype=self._int_dtype)
+        starts, ends = self._indptr[ids], self._indptr[ids + 1]
+        scores = np.zeros(self._num_docs, dtype=self._dtype)
+        for i in range(len(ids)):
+            start, end = starts[i], ends[i]
+            np.add.at(scores, self._indices[start:end], self._data[start:end])
+        return scores
 
     def search(self, query: str, n: int) -> list[tuple[Rule, float]]:
         toks, extra = expand_query(query)
@@ -188,9 +215,9 @@ class _Bm25:
         extra = [t for t in extra if t in self.vocab]
         if not (toks or extra) or not self.rules:
             return []
-        scores: Any = self.model.get_scores(toks) if toks else 0.0
+        scores: Any = self.get_scores(toks) if toks else 0.0
         if extra:
-            scores = scores + EXPANSION_WEIGHT * self.model.get_scores(extra)
+            scores = scores + EXPANSION_WEIGHT * self.get_scores(extra)
         order = np.argsort(-scores, kind="stable")[:n]
         return [(self.rules[i], float(scores[i])) for i in order if scores[i] > 0]
 
@@ -205,19 +232,36 @@ class _Bm25:
 # --------------------------------------------------------------------------- index
 
 
+@functools.cache
+def one_blas_thread() -> None:
+    """Run numpy's BLAS on one thread in this process. A question's products (its vector
+    against the build's ~7,000 rule vectors, the classifier's and the worked cases') take
+    ~0.3 ms on one core; OpenBLAS split them over every core, and on a busy machine each
+    then waited for a second thread to be scheduled (4-12 ms each, measured). Servers run
+    one question per core instead. Row products are computed whole by one thread either
+    way, so the scores are the same."""
+    try:
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+
+        threadpool_limits(1, user_api="blas")
+    except Exception:  # noqa: BLE001, S110 - only a speed-up
+        pass
+
+
 class RuleIndex:
     """Read-side API over one live build (see the module docstring)."""
 
-    def __init__(self, settings: Settings, client: ClientAPI, state: State) -> None:
+    def __init__(self, settings: Settings, client: ClientAPI | None, state: State,
+                 cache: BuildCache | None = None) -> None:
+        """``client`` None: opened on first need (the build's rules, vectors and cards come
+        from ``cache`` when it holds them, see :mod:`ingest.snapshot`)."""
         self.settings = settings
-        self.client = client
+        self._client = client
         self.state = state
-        with reaching():
-            coll = get_collection(client, state.rules_collection)
-            data = read_all(coll, ["metadatas"])
-        rules = [rule_from_metadata(m) for m in data["metadatas"]]
-        doc_pos = {d.id: i for i, d in enumerate(state.documents)}
-        rules.sort(key=lambda r: (doc_pos.get(r.doc, 1 << 30), r.order))
+        self.cache = cache or BuildCache(None, state.build)
+        self._lock = threading.Lock()
+        one_blas_thread()
+        rules = self.cache.get("rules", source_key("ingest"), self._read_rules)
         self._rules = rules
         self._by_doc: dict[str, dict[str, Rule]] = {}
         self._by_number: dict[str, list[Rule]] = {}
@@ -231,7 +275,30 @@ class RuleIndex:
         self._vector_store: Chroma | None = None
         self._dense_rows: tuple[list[Rule], Any] | None = None
         self._game_masks: dict[str, Any] = {}
-        self._lock = threading.Lock()
+
+    @property
+    def client(self) -> ClientAPI:
+        """The Chroma client of this build's store (opened on first use)."""
+        if self._client is None:
+            client = client_for(self.settings, create=False)
+            if client is None:
+                where = self.settings.chroma_url or str(self.settings.index_dir)
+                raise IndexMissing(f"no rules index at {where}: run `arbiter ingest` first")
+            # Opening an embedded store writes to it: record the pointer afresh so the next
+            # process still finds it in the snapshot.
+            remember_state(self.settings, client, self.state)
+            self._client = client
+        return self._client
+
+    def _read_rules(self) -> list[Rule]:
+        """Every rule of the build from the store, in manifest then document order."""
+        with reaching():
+            coll = get_collection(self.client, self.state.rules_collection)
+            data = read_all(coll, ["metadatas"])
+        rules = [rule_from_metadata(m) for m in data["metadatas"]]
+        doc_pos = {d.id: i for i, d in enumerate(self.state.documents)}
+        rules.sort(key=lambda r: (doc_pos.get(r.doc, 1 << 30), r.order))
+        return rules
 
     # ----------------------------------------------------------------- catalogue
     def games(self) -> list[GameInfo]:
@@ -303,7 +370,7 @@ class RuleIndex:
         if self._vector_store is None:
             from langchain_chroma import Chroma
 
-            from ingest.embedding import QueryEmbeddings
+            from ingest.query_embeddings import QueryEmbeddings
 
             self._vector_store = Chroma(
                 client=self.client,
@@ -334,9 +401,15 @@ class RuleIndex:
         with self._lock:
             idx = self._bm25.get(game)
             if idx is None:
-                idx = _Bm25(self.rules(game=game))
+                idx = self.cache.get(f"bm25-{game or 'all'}", source_key("ingest"),
+                                     lambda: _Bm25(self.rules(game=game)), self._shared_rules)
                 self._bm25[game] = idx
             return idx
+
+    @property
+    def _shared_rules(self) -> dict[str, object]:
+        """The build's rules by key: cached artifacts refer to them instead of copying them."""
+        return {r.key: r for r in self._rules}
 
     def ranking_context(self, game: str | None) -> GameContext:
         """The game's rule structure and card matcher for :func:`ingest.ranking.hybrid_search`
@@ -347,14 +420,18 @@ class RuleIndex:
         ctx = self._contexts.get(game)
         if ctx is not None:
             return ctx
-        cards = [c for cs in self._load_cards().values() for c in cs if game is None or c.game == game]
         with self._lock:
             ctx = self._contexts.get(game)
             if ctx is None:
-                rules = self.rules(game=game)
-                structure = RuleStructure(rules, stem=stem)
-                matcher = CardMatcher(cards, is_common=structure.word_is_common) if cards else None
-                ctx = GameContext(rules, matcher, structure)
+                def make() -> GameContext:
+                    cards = [c for cs in self._cards_unlocked().values() for c in cs
+                             if game is None or c.game == game]
+                    rules = self.rules(game=game)
+                    structure = RuleStructure(rules, stem=stem)
+                    matcher = CardMatcher(cards, is_common=structure.word_is_common) if cards else None
+                    return GameContext(rules, matcher, structure)
+
+                ctx = self.cache.get(f"context-{game or 'all'}", source_key("ingest"), make, self._shared_rules)
                 self._contexts[game] = ctx
             return ctx
 
@@ -363,16 +440,22 @@ class RuleIndex:
         the returned rules), read from the collection on first dense search."""
         with self._lock:
             if self._dense_rows is None:
-                with reaching():
-                    coll = get_collection(self.client, self.state.rules_collection)
-                    data = read_all(coll, ["embeddings"])
                 by_key = {r.key: r for r in self._rules}
-                rows = [(by_key[rid], emb) for rid, emb in zip(data["ids"], data["embeddings"]) if rid in by_key]
-                mat = np.asarray([e for _, e in rows], dtype=np.float32).reshape(len(rows), -1)
-                norms = np.linalg.norm(mat, axis=1, keepdims=True)
-                mat /= np.where(norms > 0, norms, 1.0)
-                self._dense_rows = ([r for r, _ in rows], mat)
+                keys, mat = self.cache.get("dense", source_key("ingest"), self._read_matrix)
+                self._dense_rows = ([by_key[k] for k in keys], mat)
             return self._dense_rows
+
+    def _read_matrix(self) -> tuple[list[str], Any]:
+        """The build's rule keys and their unit vectors (float32), read from the store."""
+        with reaching():
+            coll = get_collection(self.client, self.state.rules_collection)
+            data = read_all(coll, ["embeddings"])
+        known = {r.key for r in self._rules}
+        rows = [(rid, emb) for rid, emb in zip(data["ids"], data["embeddings"]) if rid in known]
+        mat = np.asarray([e for _, e in rows], dtype=np.float32).reshape(len(rows), -1)
+        norms = np.linalg.norm(mat, axis=1, keepdims=True)
+        mat /= np.where(norms > 0, norms, 1.0)
+        return [k for k, _ in rows], mat
 
     def _dense(self, query: str, game: str | None, n: int,
                vector: Sequence[float] | None = None) -> list[tuple[Rule, float]]:
@@ -447,18 +530,25 @@ class RuleIndex:
     # ----------------------------------------------------------------- cards
     def _load_cards(self) -> dict[str, list[Card]]:
         with self._lock:
-            if self._cards is None:
-                cards: dict[str, list[Card]] = {}
-                if self.state.cards_collection:
-                    with reaching():
-                        coll = get_collection(self.client, self.state.cards_collection)
-                        data = read_all(coll, ["documents"])
-                    for doc in data["documents"]:
-                        for obj in json.loads(doc):
-                            card = Card.model_validate(obj)
-                            cards.setdefault(normalize_name(card.name), []).append(card)
-                self._cards = cards
-            return self._cards
+            return self._cards_unlocked()
+
+    def _cards_unlocked(self) -> dict[str, list[Card]]:
+        if self._cards is None:
+            self._cards = self.cache.get("cards", source_key("ingest"), self._read_cards)
+        return self._cards
+
+    def _read_cards(self) -> dict[str, list[Card]]:
+        """The build's card records by normalised name, read from the store."""
+        cards: dict[str, list[Card]] = {}
+        if self.state.cards_collection:
+            with reaching():
+                coll = get_collection(self.client, self.state.cards_collection)
+                data = read_all(coll, ["documents"])
+            for doc in data["documents"]:
+                for obj in json.loads(doc):
+                    card = Card.model_validate(obj)
+                    cards.setdefault(normalize_name(card.name), []).append(card)
+        return cards
 
     def card(self, name: str, game: str | None = None) -> Card | None:
         """Exact name lookup (case, punctuation, apostrophes forgiven); the printing with
@@ -505,21 +595,40 @@ def _client_key(settings: Settings) -> str:
 
 
 def open_index(settings: Settings) -> RuleIndex:
-    """The live index for ``settings``; raises :class:`IndexMissing` when nothing is ingested."""
-    client = client_for(settings, create=False)
-    state = read_state(client) if client is not None else None
+    """The live index for ``settings``; raises :class:`IndexMissing` when nothing is ingested.
+
+    Embedded, the live build is first looked up in the snapshot pointer (valid while the
+    store has not been written since, see :mod:`ingest.snapshot`), so a cold process whose
+    build is snapshotted never imports ``chromadb``; otherwise, and with a Chroma server,
+    the pointer record is read from the store (every call: an ingest elsewhere is live on
+    the next one)."""
+    client = None
+    state = cached_state(settings)
     if state is None:
-        where = settings.chroma_url or str(settings.index_dir)
-        raise IndexMissing(f"no rules index at {where}: run `arbiter ingest` first")
+        client = client_for(settings, create=False)
+        state = read_state(client) if client is not None else None
+        if state is None:
+            where = settings.chroma_url or str(settings.index_dir)
+            raise IndexMissing(f"no rules index at {where}: run `arbiter ingest` first")
+        assert client is not None
+        remember_state(settings, client, state)
     key = (_client_key(settings), state.build)
     with _OPEN_LOCK:
         idx = _OPEN.get(key)
         if idx is None:
             for old in [k for k in _OPEN if k[0] == key[0]]:
                 del _OPEN[old]
-            assert client is not None
-            idx = RuleIndex(settings, client, state)
+            idx = RuleIndex(settings, client, state, BuildCache.for_settings(settings, state.build))
             _OPEN[key] = idx
+    return idx
+
+
+def warm_snapshot(settings: Settings) -> RuleIndex:
+    """Open the live build and read what a search needs (rules, vectors, cards), writing
+    each to the build's snapshot when it is not there yet."""
+    idx = open_index(settings)
+    idx._matrix()
+    idx._load_cards()
     return idx
 
 

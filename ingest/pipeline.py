@@ -137,6 +137,14 @@ def _progress(enabled: bool) -> Any:
     )
 
 
+def _snapshot(settings: Settings) -> None:
+    """Write the live build's snapshot (its pointer, rules, vectors and cards) so the next
+    cold process opens it without Chroma (:mod:`ingest.snapshot`)."""
+    from ingest.index import warm_snapshot
+
+    warm_snapshot(settings)
+
+
 def ingest(
     settings: Settings,
     paths: list[Path] | None = None,
@@ -182,6 +190,7 @@ def ingest(
             and old.card_fingerprints == card_fps
         ):
             collect_garbage(client, settings)  # what killed ingests left behind
+            _snapshot(settings)
             return IngestSummary(
                 documents=len(old.documents), rules=old.rules, cards=old.cards,
                 seconds=time.perf_counter() - started, unchanged=True,
@@ -397,6 +406,7 @@ def ingest(
     from ingest.index import forget_index
 
     forget_index(settings)
+    _snapshot(settings)
     return IngestSummary(
         documents=len(documents),
         rules=total,

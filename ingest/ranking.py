@@ -153,7 +153,7 @@ def hybrid_search(index: RuleIndex, query: str, game: str | None, k: int,
     ):
         words = [w for w in words if w in vocab]
         if words and bm25.rules:
-            bm = bm + weight * bm25.model.get_scores(words)
+            bm = bm + weight * bm25.get_scores(words)
     pos = ctx.positions
     best_bm = float(bm.max()) if len(bm) else 0.0
 

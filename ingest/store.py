@@ -263,6 +263,10 @@ def collect_garbage(
     unmark(client, stale_marks)
     if not settings.chroma_url:
         remove_unused_segment_dirs(chroma_path(settings))
+    from ingest.snapshot import prune
+
+    kept = [n for n in existing if n not in dropped]
+    prune(settings, {n.removeprefix(RULES_PREFIX).removeprefix(CARDS_PREFIX) for n in kept})
     return dropped
 
 
