@@ -11,12 +11,17 @@ from itertools import pairwise
 from assistant.words import stem
 from ingest.models import GameInfo
 
+_VOTE = ("the closest rules are all its own", "the closest rules are its own")
+
 
 @dataclass(frozen=True)
 class GameGuess:
     game: str | None
     because: str
     scores: dict[str, float]
+    by_retrieval_only: bool = False
+    """The guess rests on the retrieval vote alone: no name, term, word or rule number of
+    the question speaks for the game."""
 
 
 def _term_re(term: str) -> re.Pattern[str]:
@@ -25,6 +30,10 @@ def _term_re(term: str) -> re.Pattern[str]:
         return re.compile(rf"\b{re.escape(term)}{plural}\b", re.IGNORECASE)
     if term.isupper():
         return re.compile(rf"\b{re.escape(term)}\b")
+    if " " in term:
+        # A phrase of the game's own terms ("Trigger Queue", "Arena Space") is distinctive in
+        # any case: players type it in lower case.
+        return re.compile(rf"\b{re.escape(term)}{plural}\b", re.IGNORECASE)
     # Capitalised game terms ("Might", "Ability", "Controller") count when capitalised
     # mid-sentence; at the start of a sentence they are just ordinary words.
     return re.compile(rf"(?<![.?!:]\s)(?<!^)\b{re.escape(term)}{plural}\b")
@@ -142,4 +151,5 @@ def detect_game(
         return GameGuess(None, "no game's vocabulary or card names appear", scores)
     if len(ranked) > 1 and ranked[0] == ranked[1]:
         return GameGuess(None, "the wording fits more than one game equally", scores)
-    return GameGuess(best, "words: " + ", ".join(why[best]), scores)
+    return GameGuess(best, "words: " + ", ".join(why[best]), scores,
+                     by_retrieval_only=all(w in _VOTE for w in why[best]))

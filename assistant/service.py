@@ -460,9 +460,13 @@ class Assistant:
             g = detect_game(q, games, named, self._vocabulary(), hit_games=[(h.rule.game, h.score) for h in r.hits],
                             numbered=self._numbered(q))
             u.game, u.game_because = g.game, g.because
-            model = self.game_model if g.game is None and r.vector is not None else None
+            # The learned game classifier speaks when the detector places no game, or places
+            # it by the retrieval vote alone (the closest passages of a large rulebook can
+            # all be its own whatever the question's game).
+            unsure = g.game is None or g.by_retrieval_only
+            model = self.game_model if unsure and r.vector is not None else None
             proposal = model.propose(r.vector) if model is not None and r.vector is not None else None
-            if proposal is not None:
+            if proposal is not None and proposal.label != g.game:
                 u.game = proposal.label
                 u.game_because = f"the learned game classifier ({proposal.probability:.2f})"
         if u.game is None:

@@ -136,3 +136,16 @@ def test_closest_rules_that_disagree_name_no_game() -> None:
 def test_a_rule_number_names_the_game_that_numbers_it() -> None:
     g = detect_game("what does 11.4.6 mean for my choice?", GAMES, numbered={"11.4.6": "momon-wonder"})
     assert g.game == "momon-wonder"
+
+
+def test_a_game_phrase_typed_in_lower_case_still_names_its_game() -> None:
+    g = detect_game("do i announce the split when it enters the trigger queue?", GAMES)
+    assert g.game == "momon-wonder" and not g.by_retrieval_only
+
+
+def test_a_game_placed_by_the_retrieval_vote_alone_says_so() -> None:
+    hits = [("riftbound", 0.9), ("riftbound", 0.8), ("riftbound", 0.7)]
+    g = detect_game("can i just choose 1 if i want?", GAMES, hit_games=hits)
+    assert g.game == "riftbound" and g.by_retrieval_only
+    g = detect_game("can i choose 1 unit if i want?", GAMES, hit_games=hits)
+    assert g.game == "riftbound" and not g.by_retrieval_only
