@@ -41,7 +41,7 @@ NEG_PREDICATE = (r"\bstop(?:s|ped|ping)? (?:being|counting as)\b|\bceas(?:e|es|e
                  r"|\bprevent(?:s|ed)? (?:\w+ ){1,3}?from (?=\w+ing\b)")
 # Every other word that carries negation. Default-deny: outside the ability's quoted text,
 # one of these that no part of the parse accounts for makes the answer abstain.
-NEG_WORDS = (r"\bnone\b|\bnothing\b|\b(?:ha(?:s|ve|d|ving)|there(?: is| was|.s)?) no effect\b|\bwith no effect\b(?! \w+ing\b| (?:allow|permit|say|instruct|tell|let)\w*)|\bneither\b|\bnor\b|\bwithout\b|\blos(?:e|es|ing|t)\b|\bunable\b"
+NEG_WORDS = (r"\bnone\b|\bnothing\b|\bempty\b|\b(?:ha(?:s|ve|d|ving)|there(?: is| was|.s)?) no effect\b|\bwith no effect\b(?! \w+ing\b| (?:allow|permit|say|instruct|tell|let)\w*)|\bneither\b|\bnor\b|\bwithout\b|\blos(?:e|es|ing|t)\b|\bunable\b"
              r"|\bprevent\w*|\bforbid\w*|\bprohibit\w*|\bdisallow\w*|\bnobody\b|\bno one\b|\brefus\w*"
              r"|\bbarred\b|\bfizzl\w*|\bstops?\b|\bstopped\b|\bceas\w*|\bfail\w*|\bimpossible\b|\binvalid\b"
              r"|\bun(?:playable|castable|usable|targetable)\b|\bexclud\w*|\bnon-?target\w*|\bcancel\w*|\bnegat(?:e|es|ed|ing)\b|\bnullif\w*|\bvoid\w*|\bcounter(?:s|ed|ing)?\b")
@@ -54,7 +54,7 @@ CUES: list[tuple[str, str]] = [
     ("quantity", (r"\b(?:more|fewer|less|greater) than\b|\bat (?:least|most)\b|\bonly \d+\b|\bonly (?:one|two|three|some)\b"
                   r"|\bboth\b|\b(?:the )?same (?:\w+ )?(?:object|target|unit|card|player|one|thing|slot|guy|dude|minion|enem\w+|character|ally|hero|villain|scheme|recruit|legend|creature|permanent)s?\b|\btwice\b|\bextra\b|\badditional\b"
                   r"|\bnew (?:targets?|units?|enem\w+|choices?|objects?|recruits?)\b")),
-    ("contrast", r"\brather than\b|\bother than\b|\binstead of\b|\bas a whole\b|\bon its own\b|\beach target on\b"),
+    ("contrast", r"\brather than\b|\bother than\b|\binstead of\b|\binstead(?=\s*[?.!]|\s*$)|\bas a whole\b|\bon its own\b|\beach target on\b"),
     ("predicate", (r"\bautomatic\w*|\b(?:no|without) targeting\b|\bignor\w*|\bundo(?:ne)?\b|\breverse\w*|\btaken into account\b|\bconsidered\b|\bchecked\b"
                    r"|\bwait(?:ing)? until\b|\bput off\b|\bpostpone\w*|\bhow much\b")),
 ]

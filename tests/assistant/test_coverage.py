@@ -177,3 +177,13 @@ def test_a_clause_naming_a_total_without_a_yes_no_question_asks_for_a_number() -
     assert not asks_number("Is the total Might 4 or less?")
     assert not asks_number("For split damage, do I decide how much each target gets while finalizing?")
     assert not asks_number("Is zero a permitted number of targets?")
+
+
+def test_an_empty_board_is_an_absence_the_reading_must_use() -> None:
+    text = "board is empty of minions. can i play it anyway?"
+    assert [c.text for c in uncovered(text, []) if c.category == "negation"] == ["empty"]
+
+
+def test_a_proposal_made_instead_is_a_contrast_the_reading_must_use() -> None:
+    text = "can i pick an arena space as that target instead?"
+    assert [c.text for c in uncovered(text, []) if c.category == "contrast"] == ["instead"]
