@@ -920,6 +920,8 @@ class _Builder:
         n = self._count_available()
         if n is None:
             n = 3
+            # Not said: the answer states it (the ruling for a board with legal targets).
+            self.note("there are legal targets in play", "default")
         restr = self._restrictions()
         if restr and not re.search(r"\b(?:every|all|each|both|the only|none of the)\b", low):
             raise ParseFailure("I could not tell which objects the restriction applies to.")
