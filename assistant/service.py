@@ -548,6 +548,12 @@ class Assistant:
         """The gates every reading passes, whichever extractor proposed it (raises
         ParseFailure): the ability read whole, polarity and every cue accounted for, the
         concepts the question names used."""
+        ignored = _ignored_quote(q, parse.because)
+        if ignored:
+            # Card text the question quotes and no part of the reading used: the reading is
+            # of some other ability (a generic one), not the card asked about.
+            raise ParseFailure(f"I could not read the card text you quoted (\u201c{ignored}\u201d), "
+                               "and a ruling without it would be a guess.")
         partial = _unread_ability(pick, parse.because)
         if partial:
             # A partial read of the ability's text is a guess about the rest of it.
@@ -768,6 +774,25 @@ def _assumed_fact(part: str) -> str:
     if "chosen units of Might" in part:
         return "how many units were chosen and their Might"
     return "a fact the ruling depends on"
+
+
+def _ignored_quote(q: str, because: list[tuple[str, str]]) -> str | None:
+    """Quoted text of three words or more that no evidence of the reading lies in or names."""
+    low = q.lower()
+    spans: list[tuple[int, int]] = []
+    for _, w in because:
+        w = w.strip().strip("\"'").lower()
+        if len(w) >= 2:
+            start = low.find(w)
+            while start >= 0:
+                spans.append((start, start + len(w)))
+                start = low.find(w, start + 1)
+    for quote in quoted_spans(q):
+        if len(quote.text.split()) < 3:
+            continue
+        if not any(a < quote.end and quote.start < b for a, b in spans):
+            return quote.text
+    return None
 
 
 def _unread_ability(pick: AbilityPick | None, because: list[tuple[str, str]]) -> tuple[str, ...]:

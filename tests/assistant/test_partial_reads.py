@@ -92,3 +92,11 @@ def test_the_object_whose_stat_a_basic_power_uses_is_its_source_not_its_target(a
     a = assistant.ask("A character with ATK 0 wants to basic attack a minion that can otherwise be attacked. "
                       "Is that allowed?", game="marvel-champions")
     assert a.verdict == "yes"
+
+
+def test_quoted_card_text_no_part_of_the_reading_used_is_not_replaced_by_a_generic_ability(assistant: Assistant) -> None:
+    a = assistant.ask('Ability text: "Distribute 3 damage among up to 3 targets. If a target becomes illegal, '
+                      'redistribute its damage among the remaining targets." One target goes illegal. '
+                      "Is its damage reassigned to the others?", game="momon-wonder")
+    assert a.verdict == "unknown"
+    assert "card text you quoted" in a.answer
