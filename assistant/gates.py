@@ -27,6 +27,8 @@ def filled_concepts(scenario: dict[str, object] | None) -> frozenset[str]:
         return frozenset()
     out: set[str] = set()
     ability = scenario.get("ability")
+    if isinstance(ability, dict) and ability.get("labels"):
+        out.add("labels")
     effects = ability.get("effects", []) if isinstance(ability, dict) else []
     for e in effects if isinstance(effects, list) else []:
         sel = e.get("selection", {}) if isinstance(e, dict) else {}
@@ -43,6 +45,7 @@ _LABELS = {
     "costs": "a cost",
     "text_says": "what the card's text says",
     "triggers": "a trigger",
+    "labels": "the ability's label",
 }
 
 

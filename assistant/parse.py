@@ -126,6 +126,10 @@ def _instruction(outside: str) -> AbilityPick | None:
     return None
 
 
+_LABEL = re.compile(r"\b(?P<a>attack|thwart)[- ]label(?:l)?ed\b|\blabel(?:l)?ed\s+(?:as\s+)?(?:an?\s+)?(?P<b>attack|thwart)\b",
+                    re.IGNORECASE)
+
+
 def _known(text: str) -> KnownAbility | None:
     f = fold(text)
     for k in KNOWN:
@@ -187,6 +191,12 @@ class Parser:
                                    + re.sub(r"\bX\b", "2", qs.text))
             if pa is not None:
                 because = [("ability", f'"{qs.text}"')] + pa.because
+                label = _LABEL.search(outside)
+                if label is not None:
+                    # "an attack-labeled event: '...'": the label the question gives the text.
+                    word = (label.group("a") or label.group("b")).lower()
+                    pa.ability["labels"] = sorted(set(pa.ability.get("labels", [])) | {word})
+                    because.append((f"labels=[{word}]", label.group(0)))
                 # The words just before the quote can say what role the text plays.
                 role = re.search(r"\b(?:(?:additional )?(?P<c>cost)|(?P<r>replacement effect)|(?P<t>trigger(?:ing)? condition))\s*(?:of|is|reads|says|:)?\s*[\"']?$",
                                  q[max(0, qs.start - 40):qs.start + 1].rstrip("\"'"), re.IGNORECASE)

@@ -554,7 +554,7 @@ class Assistant:
             # of some other ability (a generic one), not the card asked about.
             raise ParseFailure(f"I could not read the card text you quoted (\u201c{ignored}\u201d), "
                                "and a ruling without it would be a guess.")
-        partial = _unread_ability(pick, parse.because)
+        partial = _unread_ability(pick, parse.because, q)
         if partial:
             # A partial read of the ability's text is a guess about the rest of it.
             words = ", ".join(f"'{w}'" for w in partial[:4])
@@ -795,14 +795,24 @@ def _ignored_quote(q: str, because: list[tuple[str, str]]) -> str | None:
     return None
 
 
-def _unread_ability(pick: AbilityPick | None, because: list[tuple[str, str]]) -> tuple[str, ...]:
+def _unread_ability(pick: AbilityPick | None, because: list[tuple[str, str]], q: str = "") -> tuple[str, ...]:
     """Words of the ability's text that no part of the reading used: neither the ability
     grammar nor a part of the situation that reads the text (a cost that removes "the unit
-    with the most Might", a restriction quoted inside the text)."""
+    with the most Might", a restriction quoted inside the text). For quoted text only
+    evidence found inside the quote counts: the question's own words ("can I choose the
+    same object for both?") do not read a sentence of the card ("The same target may be
+    chosen for both.")."""
     if pick is None or not pick.unread:
         return ()
-    seen = content_words(" ".join(w for part, w in because if part != "ability"))
-    negations = {t for part, w in because if part != "ability" for t in tokens(w) if is_negation(t)}
+    parts = [w for part, w in because if part != "ability"]
+    if pick.quoted is not None and q:
+        low, inner = q.lower(), pick.quoted.lower()
+        start = low.find(inner)
+        if start >= 0:
+            quote = low[start:start + len(inner)]
+            parts = [w for w in parts if w.strip().lower() and w.strip().lower() in quote]
+    seen = content_words(" ".join(parts))
+    negations = {t for w in parts for t in tokens(w) if is_negation(t)}
     return tuple(w for w in pick.unread if not (w in negations if is_negation(w) else content_words(w) <= seen))
 
 

@@ -100,3 +100,15 @@ def test_quoted_card_text_no_part_of_the_reading_used_is_not_replaced_by_a_gener
                       "Is its damage reassigned to the others?", game="momon-wonder")
     assert a.verdict == "unknown"
     assert "card text you quoted" in a.answer
+
+
+def test_a_label_the_question_gives_quoted_text_is_read(assistant: Assistant) -> None:
+    a = assistant.ask("attack-labeled event: 'deal 3 damage to an enemy and stun it'. the villain can't be "
+                      "attacked but could be stunned. is the villain a valid target?", game="marvel-champions")
+    assert a.verdict == "no"
+
+
+def test_a_sentence_of_quoted_text_is_not_read_by_the_questions_own_words(assistant: Assistant) -> None:
+    a = assistant.ask('Ability text: "Choose two targets. The same target may be chosen for both." '
+                      "Can I choose the same object for both target slots?", game="momon-wonder")
+    assert a.verdict == "unknown"

@@ -149,3 +149,10 @@ def test_a_game_placed_by_the_retrieval_vote_alone_says_so() -> None:
     assert g.game == "riftbound" and g.by_retrieval_only
     g = detect_game("can i choose 1 unit if i want?", GAMES, hit_games=hits)
     assert g.game == "riftbound" and not g.by_retrieval_only
+
+
+def test_a_label_the_reading_does_not_give_the_ability_is_unread() -> None:
+    gate = ConceptGate(load_lexicon())
+    q = "attack-labeled event: 'deal 3 damage to an enemy'. is the villain a valid target?"
+    assert [u.concept for u in gate.unread(q, ["deal 3 damage to"])] == ["labels"]
+    assert gate.unread(q, ["deal 3 damage to"], frozenset({"labels"})) == []
