@@ -11,7 +11,9 @@ from itertools import pairwise
 from assistant.words import stem
 from ingest.models import GameInfo
 
-_VOTE = ("the closest rules are all its own", "the closest rules are its own")
+# The retrieval vote's reasons: a guess that gives only these rests on the vote alone.
+_VOTE_ALL = "the closest rules are all its own"
+_VOTE_LEAD = "the closest rules are its own"
 
 
 @dataclass(frozen=True)
@@ -136,13 +138,13 @@ def detect_game(
     top = [g for g, _ in hit_games[:3] if g in scores]
     if len(top) == 3 and len(set(top)) == 1:
         scores[top[0]] += 2.0
-        why[top[0]].append("the closest rules are all its own")
+        why[top[0]].append(_VOTE_ALL)
     elif top:
         lead, lead_score = hit_games[0]
         rival = max((sc for g, sc in hit_games if g != lead), default=0.0)
         if len(top) >= 2 and top[0] == top[1] or lead_score >= 1.25 * rival:
             scores[lead] += 1.0
-            why[lead].append("the closest rules are its own")
+            why[lead].append(_VOTE_LEAD)
     if not scores:
         return GameGuess(None, "no game is loaded", scores)
     best = max(scores, key=lambda k: scores[k])
@@ -152,4 +154,4 @@ def detect_game(
     if len(ranked) > 1 and ranked[0] == ranked[1]:
         return GameGuess(None, "the wording fits more than one game equally", scores)
     return GameGuess(best, "words: " + ", ".join(why[best]), scores,
-                     by_retrieval_only=all(w in _VOTE for w in why[best]))
+                     by_retrieval_only=all(w in (_VOTE_ALL, _VOTE_LEAD) for w in why[best]))

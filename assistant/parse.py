@@ -785,15 +785,13 @@ class _Builder:
             self.note("stats.damage=2", "has damage")
         t = _object_type(eff)
         # The object described first ("a scheme with threat ... by a hero whose THW is 0").
+        # "a character with ATK 0": the object whose stat the ability uses is its source (the
+        # attacker), not the object proposed as the target.
+        source_stat = bool(ability.get("uses_stat"))
         found = [(m.start(), tt) for rx, tt in _TYPE_WORDS if tt != "player"
                  # "a card that deals damage" names the ability, not the asked object.
-                 for m in [re.search(rx + r"(?= (?:that|whose|with|which))(?! (?:that|which) (?:only )?(?:deals?|kills?|heals?|readies|removes?|stuns?|says|reads)\b)", self.low)] if m]
-        if ability.get("uses_stat"):
-            # "a character with ATK 0": the object whose stat the ability uses is its source
-            # (the attacker), not the object proposed as the target.
-            found = [(i, tt) for i, tt in found
-                     if not any(_SOURCE_STAT.match(self.low, m.end()) for rx, t2 in _TYPE_WORDS if t2 == tt
-                                for m in re.finditer(rx, self.low) if m.start() == i)]
+                 for m in [re.search(rx + r"(?= (?:that|whose|with|which))(?! (?:that|which) (?:only )?(?:deals?|kills?|heals?|readies|removes?|stuns?|says|reads)\b)", self.low)]
+                 if m and not (source_stat and _SOURCE_STAT.match(self.low, m.end()))]
         if found:
             t = min(found)[1]
         else:
@@ -802,7 +800,7 @@ class _Builder:
             ask_out = ask_clause(self.out.lower())
             named = sorted((m.start(), tt, m.group(0)) for rx, tt in _TYPE_WORDS if tt not in {"player", "card"}
                            for m in re.finditer(rx, ask_out)
-                           if not (ability.get("uses_stat") and _SOURCE_STAT.match(ask_out, m.end())))
+                           if not (source_stat and _SOURCE_STAT.match(ask_out, m.end())))
             if named and named[0][1] != t:
                 t = named[0][1]
                 self.note(f"the proposed object is a {t}", named[0][2])
@@ -1243,11 +1241,12 @@ class _Builder:
             said = illegal_stated(low, self.pick.ability if self.pick else None)
             if said is None:
                 raise ParseFailure("I could not tell how many targets became illegal.")
-            total, illegal_n, words, total_words = said
+            total, illegal_n, stated, total_words = said
             self.note(f"{total} targets chosen", total_words)
-            m = re.search(re.escape(words), low)
+        else:
+            stated = (m or m2).group(0)  # type: ignore[union-attr]
         total = max(total, illegal_n)
-        self.note(f"{illegal_n} of {total} targets illegal at resolution", (m or m2).group(0))  # type: ignore[union-attr]
+        self.note(f"{illegal_n} of {total} targets illegal at resolution", stated)
         ability = self.pick.ability if self.pick and _first_choose(self.pick.ability) else None
         if ability is None:
             pa = parse_ability(f"Choose {total} targets")

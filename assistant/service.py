@@ -15,11 +15,13 @@ from typing import Any, Literal, TypeVar, cast
 import numpy as np
 from langchain_core.runnables import Runnable, RunnableLambda
 
+from assistant.abilities import unread_words
 from assistant.answer import Answer, TraceStep
 from assistant.caching import build_cached, preload_wordings
 from assistant.cards import CardFinder, card_pick
 from assistant.cite import cite, passages_from_hits
 from assistant.clarify import Clarifier, clarifier_for
+from assistant.coverage import credited_spans
 from assistant.frame import Extractor, Frame, frame_of
 from assistant.games import detect_game, distinctive_vocabulary
 from assistant.gates import ConceptGate, filled_concepts
@@ -32,7 +34,6 @@ from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, as
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
 from assistant.spelling import Speller, english_words, rules_vocabulary
 from assistant.textnorm import normalise, outside_quotes, quoted_spans
-from assistant.words import content_words, is_negation, tokens
 from assistant.worked import NoReading, Reading, WorkedCases, load_cases
 from engine import Scenario
 from ingest.errors import ArbiterError, StoreUnavailable, UnknownGame
@@ -189,6 +190,7 @@ class Assistant:
         self._classifier: KindClassifier | None = None
         self._kind_model: LearnedClassifier | None = None
         self._game_model: LearnedClassifier | None = None
+        self._game_model_decided = False
         self._exemplars: tuple[tuple[str, ...], list[list[float]]] | None = None
         self._finder: CardFinder | None = None
         self._games: list[GameInfo] | None = None
@@ -330,17 +332,14 @@ class Assistant:
         """The learned game classifier (each worked case's wordings labelled with its game),
         or None when a loaded game has no wordings: it could never propose that game, so it
         would read that game's questions as another's."""
-        if self._game_model is None:
+        if not self._game_model_decided:
             loaded = {g.id for g in self.games()}
-            counts: dict[str, int] = {}
-            for w in self.worked.wordings:
-                counts[w.case.game] = counts.get(w.case.game, 0) + 1
-            if any(counts.get(g, 0) < _MIN_GAME_WORDINGS for g in loaded):
-                return None
-            _, matrix = self.worked.vectors
-            self._game_model = LearnedClassifier(sorted(loaded), matrix, [w.case.game for w in self.worked.wordings],
-                                                 threshold=_GAME_THRESHOLD, cache_dir=self._cache_dir(),
-                                                 name="game-model")
+            labels = [w.case.game for w in self.worked.wordings]
+            if all(labels.count(g) >= _MIN_GAME_WORDINGS for g in loaded):
+                _, matrix = self.worked.vectors
+                self._game_model = LearnedClassifier(sorted(loaded), matrix, labels, threshold=_GAME_THRESHOLD,
+                                                     cache_dir=self._cache_dir(), name="game-model")
+            self._game_model_decided = True  # once: whether it can speak does not change for this index
         return self._game_model
 
     def _cache_dir(self) -> Path | None:
@@ -464,7 +463,7 @@ class Assistant:
             # it by the retrieval vote alone (the closest passages of a large rulebook can
             # all be its own whatever the question's game).
             unsure = g.game is None or g.by_retrieval_only
-            model = self.game_model if unsure and r.vector is not None else None
+            model = self.game_model if unsure else None
             proposal = model.propose(r.vector) if model is not None and r.vector is not None else None
             if proposal is not None and proposal.label != g.game:
                 u.game = proposal.label
@@ -519,7 +518,7 @@ class Assistant:
                        else "I could not tell what is being asked with enough confidence.")
             return
         try:
-            u.parse = self._read(q, u.game, pick, kg.kind, kg.confidence, kg.because)
+            u.parse = self._read(q, u.game, pick, kg.kind, kg.confidence, kg.because, by_classifier=kg.via == "classifier")
             return
         except ParseFailure as exc:
             u.parse = None
@@ -530,18 +529,18 @@ class Assistant:
             return
         try:
             u.parse = self._read(q, u.game, pick, alt.label, alt.probability,
-                                 f"the learned classifier ({alt.probability:.2f})")
+                                 f"the learned classifier ({alt.probability:.2f})", by_classifier=True)
         except ParseFailure:
             return  # the first reading's reason stands
         u.kind, u.kind_via, u.error = alt.label, f"classifier: the learned classifier ({alt.probability:.2f})", None
 
     def _read(self, q: str, game: str, pick: AbilityPick | None, kind: str, confidence: float,
-              because: str) -> Parse:
+              because: str, by_classifier: bool = False) -> Parse:
         """One reading of ``q`` as ``kind``, through every gate (raises ParseFailure)."""
         parse = build(q, game, pick, kind, confidence, because)
         # A kind no form of the question named (the learned classifier's) has weaker
         # evidence: every number the question states must then be a fact the reading used.
-        self._through_gates(q, pick, parse, every_number=because.startswith("the learned classifier"))
+        self._through_gates(q, pick, parse, every_number=by_classifier)
         return parse
 
     def _through_gates(self, q: str, pick: AbilityPick | None, parse: Parse, every_number: bool = False) -> None:
@@ -570,11 +569,10 @@ class Assistant:
     @property
     def worked(self) -> WorkedCases:
         if self._worked_cases is None:
-            cache = getattr(self.settings, "index_dir", None)
             cases = load_cases()
             worked = WorkedCases(cases, self.index.embed_documents,
                                  [g.name for g in self.games()] + [g.id for g in self.games()],
-                                 cache_dir=Path(cache) if cache else None,
+                                 cache_dir=self._cache_dir(),
                                  prepare=lambda t: self.normaliser.normalise(t).text,
                                  embed_form=_reading, cache_key=self._corpus_key())
             preload_wordings(worked, self._cached("worked-wordings", lambda: worked.wordings,
@@ -655,7 +653,7 @@ class Assistant:
                       f"(it says '{u.parse.negation}'): {d.reason}")
             d = replace(d, verdict=verdict, reason=reason)
         w = u.worked
-        if w is not None and not any(part == "worked case" for part, _ in u.parse.because):
+        if w is not None and u.frame is not None and u.frame.extractor != "worked case":
             # Two extractors spoke: they must agree, else abstain (a wrong ruling is worse).
             other = engine.decide(engine.load_scenario(w.case.scenario))
             theirs = ("no" if other.verdict == "yes" else "yes") if w.invert else other.verdict
@@ -698,7 +696,7 @@ class Assistant:
         if d.value is not None:
             lead = f"{d.value}."
         ans.answer = f"{lead} {d.reason}".strip()
-        if u.parse is not None and u.worked is not None and any(p == "worked case" for p, _ in u.parse.because):
+        if u.worked is not None and u.frame is not None and u.frame.extractor == "worked case":
             # The reading is stated, so a judge sees what was decided.
             ans.answer += f" (I read the question as: \u201c{u.worked.wording.text}\u201d)"
         assumed = [sl.name for sl in (u.frame.slots if u.frame else ()) if sl.evidence.words == "default"]
@@ -778,15 +776,8 @@ def _assumed_fact(part: str) -> str:
 
 def _ignored_quote(q: str, because: list[tuple[str, str]]) -> str | None:
     """Quoted text of three words or more that no evidence of the reading lies in or names."""
-    low = q.lower()
-    spans: list[tuple[int, int]] = []
-    for _, w in because:
-        w = w.strip().strip("\"'").lower()
-        if len(w) >= 2:
-            start = low.find(w)
-            while start >= 0:
-                spans.append((start, start + len(w)))
-                start = low.find(w, start + 1)
+    # Evidence quoted by the extractor ('"kill a unit"') is found without its quote marks.
+    spans = credited_spans(q, [w.strip().strip("\"'") for _, w in because])
     for quote in quoted_spans(q):
         if len(quote.text.split()) < 3:
             continue
@@ -811,9 +802,7 @@ def _unread_ability(pick: AbilityPick | None, because: list[tuple[str, str]], q:
         if start >= 0:
             quote = low[start:start + len(inner)]
             parts = [w for w in parts if w.strip().lower() and w.strip().lower() in quote]
-    seen = content_words(" ".join(parts))
-    negations = {t for w in parts for t in tokens(w) if is_negation(t)}
-    return tuple(w for w in pick.unread if not (w in negations if is_negation(w) else content_words(w) <= seen))
+    return unread_words(" ".join(pick.unread), parts)
 
 
 def _reading(text: str) -> str:

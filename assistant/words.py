@@ -74,5 +74,4 @@ def is_negation(word: str) -> bool:
 def content_words(text: str) -> frozenset[str]:
     """The stems of ``text``'s words that are not stop words, numbers or negations."""
     return frozenset(stem(w) for w in tokens(text)
-                     if w not in STOP_WORDS and w not in _NEGATIONS and not w.endswith("n't")
-                     and not w.isdigit() and len(w) > 1)
+                     if w not in STOP_WORDS and not is_negation(w) and not w.isdigit() and len(w) > 1)
