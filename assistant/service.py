@@ -22,6 +22,7 @@ from assistant.cards import CardFinder, card_pick
 from assistant.cite import cite, passages_from_hits
 from assistant.clarify import Clarifier, clarifier_for
 from assistant.coverage import credited_spans
+from assistant.facts import FactReading, RuleFacts, anchored, load_facts
 from assistant.frame import Extractor, Frame, frame_of
 from assistant.games import detect_game, distinctive_vocabulary
 from assistant.gates import ConceptGate, filled_concepts
@@ -63,6 +64,7 @@ class Understanding:
     pick: AbilityPick | None = None
     text: str = ""
     worked: Reading | None = None
+    fact: FactReading | None = None
     read: str = ""
     """The question as the extractors read it (normalised; a follow-up merged with the
     question it follows): the text the frame's evidence spans index."""
@@ -140,7 +142,9 @@ class Explained:
         return {
             "read_as": self.read_as, "edits": [{"was": e.was, "now": e.now, "why": e.why} for e in self.edits],
             "game": u.game, "game_because": u.game_because, "kind": u.kind, "kind_via": u.kind_via,
-            "extractor": f.extractor if f else None,
+            "extractor": f.extractor if f else "rule fact" if u.fact else None,
+            "fact": ({"id": u.fact.fact.id, "asks": u.fact.fact.ask, "doc": u.fact.fact.doc, "rule": u.fact.fact.rule,
+                      "wording": u.fact.wording.text, "cosine": round(u.fact.score, 3)} if u.fact else None),
             "because": [{"part": sl.name, "words": sl.evidence.words, "span": ([sl.evidence.start, sl.evidence.end]
                                                                              if sl.evidence.stated else None)}
                         for sl in (f.slots if f else ())],
@@ -200,6 +204,7 @@ class Assistant:
         self._normaliser: Normaliser | None = None
         self._gate: ConceptGate | None = None
         self._worked_cases: WorkedCases | None = None
+        self._facts: RuleFacts | None = None
         self._clarifier: Clarifier | None = None
         self.timings = Timings()
         if llm is None and settings is not None and getattr(settings, "llm_provider", None):
@@ -489,7 +494,9 @@ class Assistant:
             return u
         self._grammar(classifier, q, outside, pick, u)
         self._worked(r, q, u)
-        if u.parse is None and self._llm is not None:
+        if u.parse is None:
+            self._fact(r, q, u)
+        if u.parse is None and u.fact is None and self._llm is not None:
             from assistant.llm import llm_parse
 
             try:
@@ -609,10 +616,39 @@ class Assistant:
             u.error = None
             u.kind_via = f"worked case {reading.case.name} (cosine {reading.score:.2f}, margin {reading.margin:.2f})"
 
+    @property
+    def facts(self) -> RuleFacts:
+        """The rule facts whose quote is in a loaded rule (each cites that rule)."""
+        if self._facts is None:
+            rules = getattr(self.index, "rules", None)
+
+            def rules_of(game: str, doc: str) -> list[tuple[str, str]]:
+                return [] if rules is None else [(r.number, r.text) for r in rules(game=game, doc=doc)]
+
+            self._facts = RuleFacts(anchored(load_facts(), rules_of), self.index.embed_documents,
+                                    cache_dir=self._cache_dir(),
+                                    prepare=lambda t: self.normaliser.normalise(t).text,
+                                    cache_key=self._corpus_key())
+        return self._facts
+
+    def _fact(self, r: Retrieved, q: str, u: Understanding) -> None:
+        """The rule-fact reading, when no other extractor read the question: the question
+        as normalised, quoted card text kept, is embedded (the card's words decide which fact
+        it asks about)."""
+        if u.game is None or r.request.unknown:
+            return
+        reading = self.facts.read(q, self._timed_embed_query(q), u.game)
+        if not isinstance(reading, FactReading):
+            return
+        if asks_number(ask_clause(q)) != isinstance(reading.answer, int):
+            return  # a number asked for and a yes/no fact, or the other way round
+        u.fact, u.error = reading, None
+        u.kind_via = f"rule fact {reading.fact.id} (cosine {reading.score:.2f}, margin {reading.margin:.2f})"
+
     def _check(self, x: Understood) -> Checked:
         u = x.understanding
         if u.parse is None:
-            return Checked(x, None)
+            return Checked(x, None if u.fact is None else _fact_ruling(u.fact))
         if u.parse.negated and u.parse.combine == "any":
             u.error = "The question negates a statement I can only check part by part."
             return Checked(x, None)
@@ -696,6 +732,8 @@ class Assistant:
         if d.value is not None:
             lead = f"{d.value}."
         ans.answer = f"{lead} {d.reason}".strip()
+        if u.parse is None and u.fact is not None:
+            ans.answer += f" (I read the question as: \u201c{u.fact.fact.ask}\u201d)"
         if u.worked is not None and u.frame is not None and u.frame.extractor == "worked case":
             # The reading is stated, so a judge sees what was decided.
             ans.answer += f" (I read the question as: \u201c{u.worked.wording.text}\u201d)"
@@ -760,6 +798,18 @@ class Assistant:
         """The reading behind the answer to ``question``: the frame's slots with their
         evidence spans, the extractor and the scenario (one pass; nothing is stored)."""
         return self.explained(question, game, clarify=False).as_dict()
+
+
+def _fact_ruling(reading: FactReading) -> Ruling:
+    """A rule fact as a ruling: the rule that settles the question is the decision."""
+    f = reading.fact
+    assert f.rule is not None  # anchored facts carry their rule
+    verdict: Literal["yes", "no"] = "yes" if isinstance(reading.answer, int) else reading.answer
+    value = reading.answer if isinstance(reading.answer, int) else None
+    result = str(value) if value is not None else verdict
+    reason = f"The rule settles it: \u201c{f.quote}\u201d"
+    step = TraceStep(rule=f.rule, doc=f.doc, step=f"The question asks: {f.ask}", result=result)
+    return Ruling(verdict, value, [(f.doc, f.rule)], reason, [step])
 
 
 def _assumed_fact(part: str) -> str:

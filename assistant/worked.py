@@ -23,7 +23,6 @@ The verdict is never stored here: the engine decides the case's scenario.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -36,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from assistant.coverage import cues, polarity
+from assistant.embedded import EmbeddedTexts
 from assistant.textnorm import normalise, quoted_spans
 from assistant.words import DECISIVE, FRAME_WORDS, content_words, stem
 
@@ -190,8 +190,6 @@ class WorkedCases:
                  embed_form: Callable[[str], str] = lambda t: t, cache_key: str = "",
                  threshold: float = 0.6, window: float = 0.12, shortlist: int = 6,
                  light_share: float = 0.4) -> None:
-        self._embed_documents = embed_documents
-        self._cache_dir = cache_dir
         self.threshold = threshold
         self.window = window
         self.shortlist = shortlist
@@ -200,42 +198,13 @@ class WorkedCases:
         for n in game_names:
             gw |= content_words(n)
         self._game_words = frozenset(gw)
-        self._prepare = prepare
-        self._embed_form = embed_form
         self._raw = [(c, t) for c, ts in cases for t in ts]
-        raw = "\n".join(f"{c.name}\t{t}" for c, t in self._raw)
-        self._key = hashlib.sha256(f"{cache_key}\n{raw}".encode()).hexdigest()[:16]
+        self._texts = EmbeddedTexts("wordings", [t for _, t in self._raw], embed_documents, cache_dir,
+                                    prepare, embed_form, cache_key)
 
-    def _cached(self) -> tuple[list[str], np.ndarray] | None:
-        if self._cache_dir is None:
-            return None
-        try:
-            texts = json.loads((self._cache_dir / f"wordings-{self._key}.json").read_text())
-            matrix = np.load(self._cache_dir / f"wordings-{self._key}.npy")
-        except (OSError, ValueError):
-            return None
-        if len(texts) != len(self._raw) or matrix.shape[0] != len(self._raw):
-            return None
-        return texts, matrix
-
-    @cached_property
+    @property
     def _prepared(self) -> tuple[list[str], np.ndarray]:
-        cached = self._cached()
-        if cached is not None:
-            return cached
-        texts = [self._prepare(t) for _, t in self._raw]
-        vecs = self._embed_documents([self._embed_form(t) for t in texts]) if texts else []
-        raw = np.asarray(vecs, dtype=np.float32).reshape(len(texts), -1)
-        norms = np.linalg.norm(raw, axis=1, keepdims=True)
-        matrix: np.ndarray = (raw / np.where(norms == 0, 1.0, norms)).astype(np.float32)
-        if self._cache_dir is not None:
-            try:
-                self._cache_dir.mkdir(parents=True, exist_ok=True)
-                (self._cache_dir / f"wordings-{self._key}.json").write_text(json.dumps(texts))
-                np.save(self._cache_dir / f"wordings-{self._key}.npy", matrix)
-            except OSError:
-                pass  # a read-only directory only costs the work next time
-        return texts, matrix
+        return self._texts.prepared, self._texts.matrix
 
     @property
     def vectors(self) -> tuple[list[str], np.ndarray]:

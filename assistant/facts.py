@@ -1,0 +1,284 @@
+"""Rule facts: what a rule document settles, as data, and a reader that answers a question
+by the fact it asks about.
+
+A fact (``assistant/facts/*.jsonl``, written from the rule documents alone) is a question a
+rule settles beyond doubt, its answer, the rule that settles it with a verbatim quote, and
+players' wordings of it, each with its own answer as worded. Abstract rule questions ("can a
+player be a target?", "is a picked unit targeted?") have no scenario for the engine to
+decide; the rule itself is the decision, and the answer cites it.
+
+A question is read as a fact only when every gate holds; otherwise the reader stays silent
+and says why:
+
+* the nearest wording of the same polarity (the parity of its negations outside quoted
+  text) is close (cosine >= ``threshold``);
+* every wording of another answer is at least ``margin`` further away (the nearest
+  wordings agree on the answer);
+* the question's numbers (rule numbers aside) are the numbers of a wording of the fact
+  with that answer, when the question states any;
+* the words of the question's quoted card text, and its decisive words ("only", "each",
+  "same", "instead" ...), are words the fact's wordings use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from assistant.embedded import EmbeddedTexts
+from assistant.textnorm import normalise, outside_quotes, quoted_spans
+from assistant.words import DECISIVE, content_words, stem, tokens
+
+__all__ = ["Fact", "FactReading", "FactWording", "NoFact", "RuleFacts", "anchored", "load_facts"]
+
+Answer = Literal["yes", "no"] | int
+
+_RULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b")
+_NUM = re.compile(r"\b\d+\b")
+_NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|no|none|nothing|nobody)\b|n't\b", re.IGNORECASE)
+_DECISIVE = frozenset(stem(w) for w in DECISIVE)
+# Words that turn what is asked around without a negation ("exempt from needing",
+# "excluded from being targeted", "must say choose", "an impossible choice", "for the
+# whole time", "unless the text says otherwise"): a question is read as a fact only through
+# a wording that says the same ones. The words of nothing ("no", "none", "zero", "nothing")
+# are one word here, and so are a few phrases.
+_POLAR = frozenset(stem(w) for w in (
+    "exempt", "excluded", "exclude", "barred", "bar", "prevent", "prevented", "impossible", "illegal", "invalid",
+    "unaffected", "fail", "fails", "cease", "ceases", "stop", "stops", "decline", "declines", "refuse", "skip",
+    "ignore", "ignored", "without", "must", "need", "needs", "require", "requires", "required", "only", "instead",
+    "rather", "except", "unless", "forbid", "forbidden", "prohibited", "disallowed", "lose", "loses", "optional",
+    "mandatory", "automatically", "still", "anyway", "even", "after", "before", "during", "until", "while", "whole",
+    "specifically", "explicitly", "expressly", "default", "otherwise", "opponent", "upto", "anynumber", "minimum",
+    "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "all", "both"))
+_PHRASES = ((re.compile(r"\b(?:ruled?|rules) out\b"), "excluded"),
+            (re.compile(r"\b(?:have|has|had|got) to\b|\bgotta\b"), "must"),
+            (re.compile(r"\bup to\b"), "upto"),
+            (re.compile(r"\bany number\b"), "anynumber"),
+            (re.compile(r"\b(?:fewest|least|min|minimum|smallest|lowest)\b"), "minimum"),
+            (re.compile(r"\b(?:most|max|maximum|largest|highest|biggest)\b"), "maximum"))
+_NOTHING = frozenset({"zero", "empty"})
+
+
+class Wording(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    q: str
+    a: Answer
+
+
+class Fact(BaseModel):
+    """One question a rule settles, with the rule, its quote and players' wordings."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    game: str
+    doc: str
+    rule: str | None
+    quote: str
+    ask: str
+    answer: Answer
+    wordings: tuple[Wording, ...]
+
+
+@dataclass(frozen=True)
+class FactWording:
+    fact: Fact
+    text: str
+    answer: Answer
+    negated: tuple[str, ...]
+    numbers: tuple[int, ...]
+    polar: frozenset[str]
+
+
+@dataclass(frozen=True)
+class FactReading:
+    """The question read as ``fact`` through ``wording``; ``answer`` is the answer to the
+    question as worded."""
+
+    fact: Fact
+    wording: FactWording
+    answer: Answer
+    score: float
+    margin: float
+
+
+@dataclass(frozen=True)
+class NoFact:
+    reason: str
+
+
+def load_facts(directory: Path | None = None) -> list[Fact]:
+    """Every fact of ``directory`` (default: this package's ``facts``)."""
+    root = directory or Path(str(resources.files("assistant") / "facts"))
+    out: list[Fact] = []
+    for path in sorted(root.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                out.append(Fact.model_validate_json(line))
+    return out
+
+
+def negations(text: str) -> tuple[str, ...]:
+    """What each negation of ``text`` (normalised, outside quoted text) denies: the first
+    content word after it ("hasn't finished" -> "finish", "not on resolve" -> "resolve").
+    Two texts say the same negations when these are equal: "not on resolve" and "not
+    before" deny different things."""
+    plain = outside_quotes(text)
+    out: list[str] = []
+    for m in _NEGATION.finditer(plain):
+        after = [w for w in tokens(plain[m.end():]) if content_words(w)]
+        out.append(stem(after[0]) if after else "")
+    return tuple(sorted(out))
+
+
+def numbers(text: str) -> tuple[int, ...]:
+    """The numbers ``text`` (normalised) states, rule numbers ("355.7", "11.4.5") aside."""
+    return tuple(sorted(int(n) for n in _NUM.findall(_RULE_NUMBER.sub(" ", outside_quotes(text)))))
+
+
+def polar_words(text: str) -> frozenset[str]:
+    """The words of ``text`` (normalised, outside quoted text) that turn what it asks."""
+    plain = outside_quotes(text).lower()
+    for rx, word in _PHRASES:
+        plain = rx.sub(word, plain)
+    words = tokens(plain)
+    out = {stem(w) for w in words} & _POLAR
+    if _NOTHING & set(words):
+        out.add("nothing")
+    return frozenset(out)
+
+
+def quoted_words(text: str) -> frozenset[str]:
+    return frozenset().union(*(content_words(s.text) for s in quoted_spans(text)))
+
+
+def decisive_words(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in tokens(outside_quotes(text))) & _DECISIVE
+
+
+class RuleFacts:
+    """``read(text, vector, game)`` -> :class:`FactReading` or :class:`NoFact`.
+
+    ``vector`` is the embedding of the question as normalised, quoted card text kept (the
+    card's words decide which fact it is)."""
+
+    def __init__(self, facts: Sequence[Fact], embed_documents: Callable[[list[str]], list[list[float]]],
+                 cache_dir: Path | None = None, prepare: Callable[[str], str] = lambda t: t,
+                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.04) -> None:
+        self.facts = list(facts)
+        self.threshold = threshold
+        self.margin = margin
+        self._raw = [(f, w) for f in self.facts for w in f.wordings]
+        self._texts = EmbeddedTexts("facts", [w.q for _, w in self._raw], embed_documents, cache_dir,
+                                    lambda t: normalise(prepare(t)), cache_key=cache_key)
+
+    @cached_property
+    def wordings(self) -> list[FactWording]:
+        return [FactWording(f, w.q, w.a, negations(t), numbers(t), polar_words(t))
+                for (f, w), t in zip(self._raw, self._texts.prepared)]
+
+    @cached_property
+    def _vocabulary(self) -> dict[str, frozenset[str]]:
+        """Per fact, every word its wordings, question and quote use."""
+        out: dict[str, set[str]] = {}
+        for w, t in zip(self.wordings, self._texts.prepared):
+            out.setdefault(w.fact.id, set()).update(content_words(t) | decisive_words(t))
+        for f in self.facts:
+            out.setdefault(f.id, set()).update(content_words(f.ask) | content_words(f.quote)
+                                               | decisive_words(f.ask) | decisive_words(f.quote))
+        return {k: frozenset(v) for k, v in out.items()}
+
+    @cached_property
+    def _rows(self) -> dict[str, np.ndarray]:
+        games = np.array([f.game for f, _ in self._raw])
+        return {g: np.nonzero(games == g)[0] for g in set(games.tolist())}
+
+    def read(self, text: str, vector: Sequence[float], game: str) -> FactReading | NoFact:
+        rows = self._rows.get(game)
+        v = np.asarray(vector, dtype=np.float32)
+        n = float(np.linalg.norm(v))
+        matrix = self._texts.matrix
+        if rows is None or not len(rows) or n == 0.0 or matrix.shape[1] != v.shape[0]:
+            return NoFact("no rule fact is close to the question")
+        q = normalise(text)
+        neg, asked, polar = negations(q), numbers(q), polar_words(q)
+        sims = matrix[rows] @ (v / n)
+        order = np.argsort(-sims)
+        wordings = self.wordings
+        # The wordings the question could be: they deny the same things, say the same
+        # turning words and, where the fact depends on numbers, the same numbers.
+        pool = [(float(sims[i]), w) for i in order
+                if (w := wordings[int(rows[i])]).negated == neg and self._polar_fit(w, polar) and self._numbers_fit(w, asked)]
+        if not pool or pool[0][0] < self.threshold:
+            return NoFact("no rule fact is close to the question as it is worded")
+        score, top = pool[0]
+        # Any wording with as many negations (that fits the numbers) is a rival, whatever it
+        # denies and whatever its turning words: the pool alone would leave a question no
+        # rival to be measured by.
+        rival = next((float(sims[i]) for i in order if (w := wordings[int(rows[i])]).answer != top.answer
+                      and len(w.negated) == len(neg) and self._numbers_fit(w, asked)), 0.0)
+        if score - rival < self.margin:
+            return NoFact("rule facts with different answers are as close to the question")
+        known = self._vocabulary[top.fact.id]
+        extra = sorted((quoted_words(q) | decisive_words(q)) - known)
+        if extra:
+            return NoFact(f"the question says {', '.join(repr(x) for x in extra[:3])}, which the rule fact I know does not")
+        return FactReading(top.fact, top, top.answer, score, score - rival)
+
+    @cached_property
+    def _turning(self) -> dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]]:
+        """Per fact and answer: the turning words some wording with that answer says, and
+        those every such wording says."""
+        said: dict[tuple[str, str], list[frozenset[str]]] = {}
+        for w in self.wordings:
+            said.setdefault((w.fact.id, str(w.answer)), []).append(w.polar)
+        return {k: (frozenset().union(*v), frozenset.intersection(*v)) for k, v in said.items()}
+
+    def _polar_fit(self, w: FactWording, polar: frozenset[str]) -> bool:
+        """The question's turning words are words the fact's wordings with ``w``'s answer say
+        (so they do not turn it), and it says the words all of them say."""
+        some, every = self._turning[(w.fact.id, str(w.answer))]
+        return polar <= some and every <= polar
+
+    @cached_property
+    def _counted(self) -> frozenset[str]:
+        """The facts some wording of which states a number (the answer may depend on it)."""
+        return frozenset(w.fact.id for w in self.wordings if w.numbers)
+
+    def _numbers_fit(self, w: FactWording, asked: tuple[int, ...]) -> bool:
+        if w.fact.id not in self._counted:
+            return True  # the fact does not depend on numbers
+        return w.numbers == asked
+
+
+def _squash(text: str) -> str:
+    return " ".join(normalise(text).lower().split())
+
+
+def anchored(facts: Sequence[Fact], rules_of: Callable[[str, str], Sequence[tuple[str, str]]]) -> list[Fact]:
+    """The facts whose quote is in a loaded rule, each carrying that rule's number (or the
+    anchor the ingester gave an unnumbered passage). ``rules_of(game, doc)``: that document's
+    (number, text) pairs. A fact whose document is not loaded, or whose quote is in none of
+    its rules, is left out: it could not be cited."""
+    out: list[Fact] = []
+    texts: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for f in facts:
+        key = (f.game, f.doc)
+        if key not in texts:
+            texts[key] = [(n, _squash(t)) for n, t in rules_of(f.game, f.doc)]
+        quote = _squash(f.quote)
+        found = [n for n, t in texts[key] if quote in t]
+        if not found:
+            continue
+        number = f.rule if f.rule in found else found[0]
+        out.append(f.model_copy(update={"rule": number}))
+    return out
