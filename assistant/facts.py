@@ -10,14 +10,16 @@ decide; the rule itself is the decision, and the answer cites it.
 A question is read as a fact only when every gate holds; otherwise the reader stays silent
 and says why:
 
-* the nearest wording of the same polarity (the parity of its negations outside quoted
-  text) is close (cosine >= ``threshold``);
-* every wording of another answer is at least ``margin`` further away (the nearest
-  wordings agree on the answer);
-* the question's numbers (rule numbers aside) are the numbers of a wording of the fact
-  with that answer, when the question states any;
-* the words of the question's quoted card text, and its decisive words ("only", "each",
-  "same", "instead" ...), are words the fact's wordings use.
+* the wording it is read through denies the same things (the first content word after each
+  negation outside quoted text: "not on resolve" is not "not before");
+* the question's turning words ("must", "only", "instead", "before", "up to", "opponent",
+  ...) are words the fact's wordings with that answer say, and it says those all of them say;
+* where the fact depends on numbers (some wording states one), the question's numbers
+  (rule numbers aside) are that wording's numbers;
+* that wording is close (cosine >= ``threshold``) and every wording with another answer
+  and as many negations is at least ``margin`` further away;
+* the words of the question's quoted card text, and its decisive words ("each", "same",
+  "other" ...), are words the fact's wordings use.
 """
 
 from __future__ import annotations
@@ -173,7 +175,7 @@ class RuleFacts:
 
     def __init__(self, facts: Sequence[Fact], embed_documents: Callable[[list[str]], list[list[float]]],
                  cache_dir: Path | None = None, prepare: Callable[[str], str] = lambda t: t,
-                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.04) -> None:
+                 cache_key: str = "", threshold: float = 0.75, margin: float = 0.05) -> None:
         self.facts = list(facts)
         self.threshold = threshold
         self.margin = margin

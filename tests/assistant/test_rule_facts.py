@@ -1,0 +1,126 @@
+"""The rule-fact reader's gates, with a bag-of-words embedder behind its seam (pure units:
+no index, no model), and the packaged facts read end to end by the real assistant."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from assistant.facts import Fact, FactReading, NoFact, RuleFacts, Wording, anchored, load_facts
+from assistant.words import content_words
+
+VOCAB: dict[str, int] = {}
+
+
+def bag(text: str) -> list[float]:
+    vec = [0.0] * 512
+    for w in content_words(text):
+        vec[VOCAB.setdefault(w, len(VOCAB) % 512)] += 1.0
+    n = math.sqrt(sum(x * x for x in vec)) or 1.0
+    return [x / n for x in vec]
+
+
+def fact(id: str, answer: str | int, *wordings: tuple[str, str | int]) -> Fact:
+    return Fact(id=id, game="riftbound", doc="doc", rule="1.1", quote="q", ask=wordings[0][0], answer=answer,
+                wordings=tuple(Wording(q=q, a=a) for q, a in wordings))
+
+
+PICK = fact("pick", "no",
+            ("is a unit the card tells me to pick targeted", "no"),
+            ("when a card says pick a unit is that unit targeted", "no"),
+            ("a unit the card tells me to pick is not targeted, right", "yes"))
+SOURCE = fact("source", "yes",
+              ("can an ability target the unit it comes from", "yes"),
+              ("can my unit's ability target that same unit", "yes"),
+              ("can an ability target the unit it comes from before it resolves", "yes"))
+SPLIT = fact("split", "no",
+             ("split 3 damage spell can i choose 4 units as targets", "no"),
+             ("with 3 damage to split can i pick 4 enemy units", "no"))
+UPTO = fact("upto", 0, ("what is the fewest targets for choose up to 3 targets", 0),
+            ("minimum targets i must pick for up to 3 targets", 0))
+
+
+def facts(threshold: float = 0.5, margin: float = 0.04) -> RuleFacts:
+    return RuleFacts([PICK, SOURCE, SPLIT, UPTO], lambda texts: [bag(t) for t in texts],
+                     threshold=threshold, margin=margin)
+
+
+def read(text: str) -> FactReading | NoFact:
+    return facts().read(text, bag(text), "riftbound")
+
+
+def test_a_close_wording_reads_as_its_fact_with_that_wordings_answer() -> None:
+    r = read("if a card says to pick a unit, is that unit targeted?")
+    assert isinstance(r, FactReading) and r.fact is PICK and r.answer == "no"
+
+
+def test_a_negated_assertion_takes_the_answer_of_a_wording_that_denies_the_same_thing() -> None:
+    r = read("a unit that a card tells me to pick isn't targeted, right?")
+    assert isinstance(r, FactReading) and r.answer == "yes"
+
+
+def test_a_negation_no_wording_of_the_fact_says_is_not_read() -> None:
+    r = read("can an ability target the unit it comes from if it isn't stunned?")
+    assert isinstance(r, NoFact)
+
+
+def test_a_turning_word_no_wording_with_that_answer_says_is_not_read() -> None:
+    # "instead" turns the question; no wording of the fact says it.
+    r = read("can an ability target the unit it comes from instead?")
+    assert isinstance(r, NoFact) and "worded" in r.reason
+
+
+def test_a_turning_word_a_wording_with_that_answer_says_is_read() -> None:
+    r = read("can the ability target the unit it comes from before it resolves?")
+    assert isinstance(r, FactReading) and r.fact is SOURCE
+
+
+def test_numbers_the_fact_depends_on_must_be_those_of_a_wording() -> None:
+    assert isinstance(read("split 3 damage: can i choose 4 units as targets?"), FactReading)
+    other = read("split 5 damage: can i choose 4 units as targets?")
+    assert isinstance(other, NoFact)
+
+
+def test_a_far_question_is_not_read() -> None:
+    assert isinstance(read("what is the best deck for a new player?"), NoFact)
+
+
+def test_facts_whose_quote_no_loaded_rule_holds_are_left_out() -> None:
+    f = PICK.model_copy(update={"doc": "d", "rule": None, "quote": "Objects a card Picks are not Targeted."})
+    rules = {("riftbound", "d"): [("355.6", "Targeting."), ("355.7", "Objects a card  Picks are not Targeted.")]}
+    got = anchored([f, f.model_copy(update={"doc": "missing"})], lambda g, d: rules.get((g, d), []))
+    assert [x.rule for x in got] == ["355.7"]
+
+
+def test_every_packaged_fact_is_well_formed() -> None:
+    loaded = load_facts()
+    assert len(loaded) >= 200
+    assert len({f.id for f in loaded}) == len(loaded)
+    for f in loaded:
+        assert f.quote.strip() and f.wordings, f.id
+        assert {type(w.a) for w in f.wordings} <= {str, int}, f.id
+
+
+# ---------------------------------------------------------------- end to end (real model)
+@pytest.mark.parametrize(("question", "game", "verdict", "doc"), [
+    ("quick one, can players be targeted in marvel champions?", "marvel-champions", "yes",
+     "marvel-champions-rr-target"),
+    ("is a unit that a card picks targeted?", "riftbound", "no",
+     "riftbound-core-rules"),
+])
+def test_an_abstract_rule_question_is_answered_by_the_rule_that_settles_it(assistant, question, game, verdict,  # type: ignore[no-untyped-def]
+                                                                          doc) -> None:
+    ans = assistant.ask(question, game=game)
+    assert ans.verdict == verdict, ans.answer
+    assert ans.citations and ans.citations[0].doc == doc
+    assert "I read the question as" in ans.answer
+    for c in ans.citations:
+        assert assistant.index.verify_quote(c.doc, c.rule, c.quote)
+
+
+def test_every_packaged_fact_is_cited_from_a_loaded_rule(assistant) -> None:  # type: ignore[no-untyped-def]
+    cited = assistant.facts.facts
+    assert len(cited) == len(load_facts())
+    for f in cited:
+        assert assistant.index.get(f.doc, f.rule) is not None, f.id
