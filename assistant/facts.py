@@ -47,11 +47,12 @@ _RULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b")
 _NUM = re.compile(r"\b\d+\b")
 _NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|no|none|nothing|nobody)\b|n't\b", re.IGNORECASE)
 _DECISIVE = frozenset(stem(w) for w in DECISIVE)
+_COUNTED_SHARE = 0.25
 # Words that turn what is asked around without a negation ("exempt from needing",
 # "excluded from being targeted", "must say choose", "an impossible choice", "for the
 # whole time", "unless the text says otherwise"): a question is read as a fact only through
-# a wording that says the same ones. The words of nothing ("no", "none", "zero", "nothing")
-# are one word here, and so are a few phrases.
+# a wording that says the same ones. Zero ("zero", "empty", "0 ATK") is one word here, and
+# so are a few phrases.
 _POLAR = frozenset(stem(w) for w in (
     "exempt", "excluded", "exclude", "barred", "bar", "prevent", "prevented", "impossible", "illegal", "invalid",
     "unaffected", "fail", "fails", "cease", "ceases", "stop", "stops", "decline", "declines", "refuse", "skip",
@@ -154,7 +155,7 @@ def polar_words(text: str) -> frozenset[str]:
         plain = rx.sub(word, plain)
     words = tokens(plain)
     out = {stem(w) for w in words} & _POLAR
-    if _NOTHING & set(words):
+    if _NOTHING & set(words) or "0" in words:
         out.add("nothing")
     return frozenset(out)
 
@@ -175,7 +176,7 @@ class RuleFacts:
 
     def __init__(self, facts: Sequence[Fact], embed_documents: Callable[[list[str]], list[list[float]]],
                  cache_dir: Path | None = None, prepare: Callable[[str], str] = lambda t: t,
-                 cache_key: str = "", threshold: float = 0.75, margin: float = 0.05) -> None:
+                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06) -> None:
         self.facts = list(facts)
         self.threshold = threshold
         self.margin = margin
@@ -253,8 +254,12 @@ class RuleFacts:
 
     @cached_property
     def _counted(self) -> frozenset[str]:
-        """The facts some wording of which states a number (the answer may depend on it)."""
-        return frozenset(w.fact.id for w in self.wordings if w.numbers)
+        """The facts whose answer may depend on numbers: a quarter or more of their wordings
+        state one (a number here and there is a story's detail)."""
+        stated: dict[str, list[bool]] = {}
+        for w in self.wordings:
+            stated.setdefault(w.fact.id, []).append(bool(w.numbers))
+        return frozenset(f for f, s in stated.items() if sum(s) >= _COUNTED_SHARE * len(s))
 
     def _numbers_fit(self, w: FactWording, asked: tuple[int, ...]) -> bool:
         if w.fact.id not in self._counted:
