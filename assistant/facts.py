@@ -12,8 +12,9 @@ and says why:
 
 * the wording it is read through denies the same things (the first content word after each
   negation outside quoted text: "not on resolve" is not "not before");
-* the question's turning words ("must", "only", "instead", "before", "up to", "opponent",
-  ...) are words the fact's wordings with that answer say, and it says those all of them say;
+* the question says the turning words ("must", "only", "instead", "before", "up to",
+  "opponent", ...) of that wording and those all the fact's wordings with that answer say,
+  and its others are words some of them say;
 * where the fact depends on numbers (some wording states one), the question's numbers
   (rule numbers aside) are that wording's numbers;
 * that wording is close (cosine >= ``threshold``) and every wording with another answer
@@ -45,6 +46,8 @@ Answer = Literal["yes", "no"] | int
 
 _RULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b")
 _NUM = re.compile(r"\b\d+\b")
+_PRONOUN_ONE = re.compile(r"\b(?:quick|this|that|the|which|any|every|some|no|last|next|other|another|right|wrong|same)\s+1\b(?!\s*(?:of|more|less)\b)",
+                          re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|no|none|nothing|nobody)\b|n't\b", re.IGNORECASE)
 _DECISIVE = frozenset(stem(w) for w in DECISIVE)
 _COUNTED_SHARE = 0.25
@@ -58,11 +61,11 @@ _POLAR = frozenset(stem(w) for w in (
     "unaffected", "fail", "fails", "cease", "ceases", "stop", "stops", "decline", "declines", "refuse", "skip",
     "ignore", "ignored", "without", "must", "need", "needs", "require", "requires", "required", "only", "instead",
     "rather", "except", "unless", "forbid", "forbidden", "prohibited", "disallowed", "lose", "loses", "optional",
-    "mandatory", "automatically", "still", "anyway", "even", "after", "before", "during", "until", "while", "whole",
+    "mandatory", "obligated", "automatically", "still", "anyway", "even", "after", "before", "during", "until", "while", "whole",
     "specifically", "explicitly", "expressly", "default", "otherwise", "opponent", "upto", "anynumber", "minimum",
     "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "all", "both"))
 _PHRASES = ((re.compile(r"\b(?:ruled?|rules) out\b"), "excluded"),
-            (re.compile(r"\b(?:have|has|had|got) to\b|\bgotta\b"), "must"),
+            (re.compile(r"\b(?:have|has|had|got) to\b|\bgotta\b|\b(?:make|makes|force|forces|forced) (?:me|you|them|him|her|the \w+)\b"), "must"),
             (re.compile(r"\bup to\b"), "upto"),
             (re.compile(r"\bany number\b"), "anynumber"),
             (re.compile(r"\b(?:fewest|least|min|minimum|smallest|lowest)\b"), "minimum"),
@@ -144,8 +147,10 @@ def negations(text: str) -> tuple[str, ...]:
 
 
 def numbers(text: str) -> tuple[int, ...]:
-    """The numbers ``text`` (normalised) states, rule numbers ("355.7", "11.4.5") aside."""
-    return tuple(sorted(int(n) for n in _NUM.findall(_RULE_NUMBER.sub(" ", outside_quotes(text)))))
+    """The numbers ``text`` (normalised) states, rule numbers ("355.7", "11.4.5") aside, and
+    "one" as a pronoun ("quick one", "the one that ...") too."""
+    plain = _PRONOUN_ONE.sub(" ", _RULE_NUMBER.sub(" ", outside_quotes(text)))
+    return tuple(sorted(int(n) for n in _NUM.findall(plain)))
 
 
 def polar_words(text: str) -> frozenset[str]:
@@ -247,10 +252,11 @@ class RuleFacts:
         return {k: (frozenset().union(*v), frozenset.intersection(*v)) for k, v in said.items()}
 
     def _polar_fit(self, w: FactWording, polar: frozenset[str]) -> bool:
-        """The question's turning words are words the fact's wordings with ``w``'s answer say
-        (so they do not turn it), and it says the words all of them say."""
+        """The question says every turning word of ``w`` and those all the fact's wordings
+        with ``w``'s answer say, and its others are words some of them say (so they do not
+        turn it)."""
         some, every = self._turning[(w.fact.id, str(w.answer))]
-        return polar <= some and every <= polar
+        return polar <= some and every <= polar and w.polar <= polar
 
     @cached_property
     def _counted(self) -> frozenset[str]:
@@ -262,9 +268,12 @@ class RuleFacts:
         return frozenset(f for f, s in stated.items() if sum(s) >= _COUNTED_SHARE * len(s))
 
     def _numbers_fit(self, w: FactWording, asked: tuple[int, ...]) -> bool:
-        if w.fact.id not in self._counted:
-            return True  # the fact does not depend on numbers
-        return w.numbers == asked
+        """The question's numbers are the wording's (a reading that drops a stated number
+        reads part of the question); a question without any may be read through a wording
+        with some only when the fact does not depend on numbers."""
+        if asked:
+            return w.numbers == asked
+        return not w.numbers or w.fact.id not in self._counted
 
 
 def _squash(text: str) -> str:

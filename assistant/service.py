@@ -161,6 +161,10 @@ _MIN_GAME_WORDINGS = 50
 _FALLBACK_PROBABILITY = 0.95
 _GAME_THRESHOLD = 0.95
 
+# An asking clause that offers alternatives ("a player or an Arena Space", "when played or
+# on resolution") is not one yes/no question ("... or not?" is).
+_ALTERNATIVES = re.compile(r"\bor\b(?!\s+(?:not|no|nah|what|something|anything|so)\b)", re.IGNORECASE)
+
 _HOW_MUCH = re.compile(r"^\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount)"
                        r"|what(?: is|'s|s)? the (?:fewest|least|most|max(?:imum)?|min(?:imum)?|smallest|largest|highest|lowest|number|amount|total))\b",
                        re.IGNORECASE)
@@ -642,6 +646,8 @@ class Assistant:
             return
         if asks_number(ask_clause(q)) != isinstance(reading.answer, int):
             return  # a number asked for and a yes/no fact, or the other way round
+        if _ALTERNATIVES.search(outside_quotes(ask_clause(q))):
+            return  # "may a player or an Arena Space be chosen?": one fact answers one of them
         u.fact, u.error = reading, None
         u.kind_via = f"rule fact {reading.fact.id} (cosine {reading.score:.2f}, margin {reading.margin:.2f})"
 

@@ -10,8 +10,6 @@ from assistant import Assistant
 
 # A reading that would rule on part of what the question says abstains, and says why.
 PARTIAL = [
-    pytest.param("card says 'an opponent chooses a unit they control and kills it'. is my opp's unit targeted by "
-                 "my card?", "riftbound", "only part of the ability's text", id="card-text-read-in-part"),
     pytest.param("trigger says choose 2 targets but only 1 legal thing exists. does it go into the queue with just "
                  "the one?", "momon-wonder", "only part of the ability's text", id="situation-inside-described-ability"),
     pytest.param("Alpha Strike, my friendly unit has 4 might when i play it. what's the max number of enemy units "

@@ -82,6 +82,10 @@ def test_numbers_the_fact_depends_on_must_be_those_of_a_wording() -> None:
     assert isinstance(other, NoFact)
 
 
+def test_a_stated_number_no_wording_of_the_fact_states_is_not_read() -> None:
+    assert isinstance(read("can an ability with 4 targets target the unit it comes from?"), NoFact)
+
+
 def test_a_far_question_is_not_read() -> None:
     assert isinstance(read("what is the best deck for a new player?"), NoFact)
 
@@ -108,6 +112,9 @@ def test_every_packaged_fact_is_well_formed() -> None:
      "marvel-champions-rr-target"),
     ("is a unit that a card picks targeted?", "riftbound", "no",
      "riftbound-core-rules"),
+    # The grammar reads only part of this card's text; the guide settles the whole question.
+    ("card says 'an opponent chooses a unit they control and kills it'. is my opp's unit targeted by my card?",
+     "riftbound", "no", "riftbound-targets-guide"),
 ])
 def test_an_abstract_rule_question_is_answered_by_the_rule_that_settles_it(assistant, question, game, verdict,  # type: ignore[no-untyped-def]
                                                                           doc) -> None:
