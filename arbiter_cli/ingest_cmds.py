@@ -67,7 +67,7 @@ def _prepare_query_model(settings: Any) -> None:
 def _warm_answers(settings: Any) -> None:
     """Search every game and answer one question, so what answering derives from the new
     build (BM25 and ranking tables per game, the speller's and game detection's vocabularies,
-    the card-name table, the worked cases' wordings) is written to the build's snapshot
+    the card-name table, the worked cases' and the rule facts' wordings) is written to the build's snapshot
     (ingest/snapshot.py) and the first `arbiter ask` reads it instead of building it. A
     failure here is reported and costs only that first question's time."""
     from ingest.errors import ArbiterError
@@ -79,7 +79,9 @@ def _warm_answers(settings: Any) -> None:
         index: Any = open_index(settings)
         for game in [None, *(g.id for g in index.games())]:
             index.search("target", game=game, k=1)
-        Assistant(settings, index=index).ask("Can I choose my own unit as the target of a spell?", clarify=False)
+        assistant = Assistant(settings, index=index)
+        assistant.ask("Can I choose my own unit as the target of a spell?", clarify=False)
+        assistant.prepare()
     except (ArbiterError, OSError) as exc:
         typer.echo(f"warning: the answer caches were not prepared: {exc}", err=True)
 

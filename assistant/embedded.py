@@ -18,6 +18,8 @@ import numpy as np
 
 __all__ = ["EmbeddedTexts"]
 
+_KEEP = 4
+
 
 class EmbeddedTexts:
     """``matrix``: one unit row per text of ``texts``; ``prepared``: the texts as read."""
@@ -66,6 +68,13 @@ class EmbeddedTexts:
         if paths is not None:
             try:
                 paths[0].parent.mkdir(parents=True, exist_ok=True)
+                # Earlier versions of these texts: the newest few are kept (indexes of other
+                # corpora may share the folder), older ones removed.
+                olds = sorted((p for p in paths[0].parent.glob(f"{self._name}-*.npy") if p != paths[1]),
+                              key=lambda p: p.stat().st_mtime, reverse=True)
+                for old in olds[_KEEP - 1:]:
+                    old.unlink(missing_ok=True)
+                    old.with_suffix(".json").unlink(missing_ok=True)
                 paths[0].write_text(json.dumps(texts))
                 np.save(paths[1], matrix)
             except OSError:

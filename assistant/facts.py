@@ -46,7 +46,7 @@ Answer = Literal["yes", "no"] | int
 
 _RULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b")
 _NUM = re.compile(r"\b\d+\b")
-_PRONOUN_ONE = re.compile(r"\b(?:quick|this|that|the|which|any|every|some|no|last|next|other|another|right|wrong|same)\s+1\b(?!\s*(?:of|more|less)\b)",
+_PRONOUN_ONE = re.compile(r"\b(?:quick|this|that|the|which|any|every|some|no|last|next|other|another|right|wrong|same|first|second|third|fourth|legal|illegal|remaining)\s+1\b(?!\s*(?:of|more|less)\b)",
                           re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|no|none|nothing|nobody)\b|n't\b", re.IGNORECASE)
 _DECISIVE = frozenset(stem(w) for w in DECISIVE)
@@ -58,7 +58,8 @@ _COUNTED_SHARE = 0.25
 # so are a few phrases.
 _POLAR = frozenset(stem(w) for w in (
     "exempt", "excluded", "exclude", "barred", "bar", "prevent", "prevented", "impossible", "illegal", "invalid",
-    "unaffected", "fail", "fails", "cease", "ceases", "stop", "stops", "decline", "declines", "refuse", "skip",
+    "unaffected", "cancel", "cancels", "cancelled", "canceled", "void", "voided", "countered", "fizzle", "fizzles",
+    "negated", "fail", "fails", "cease", "ceases", "stop", "stops", "decline", "declines", "refuse", "skip",
     "ignore", "ignored", "without", "must", "need", "needs", "require", "requires", "required", "only", "instead",
     "rather", "except", "unless", "forbid", "forbidden", "prohibited", "disallowed", "lose", "loses", "optional",
     "mandatory", "obligated", "automatically", "still", "anyway", "even", "after", "before", "during", "until", "while", "whole",
@@ -229,11 +230,13 @@ class RuleFacts:
         if not pool or pool[0][0] < self.threshold:
             return NoFact("no rule fact is close to the question as it is worded")
         score, top = pool[0]
-        # Any wording with as many negations (that fits the numbers) is a rival, whatever it
-        # denies and whatever its turning words: the pool alone would leave a question no
-        # rival to be measured by.
+        # A wording with another answer and as many negations is a rival, whatever it denies
+        # and whatever its turning words, unless it is the same fact asked the other way
+        # round in words the question does not say ("does targeting end?" against "is it
+        # still the target?"): that is no second reading.
         rival = next((float(sims[i]) for i in order if (w := wordings[int(rows[i])]).answer != top.answer
-                      and len(w.negated) == len(neg) and self._numbers_fit(w, asked)), 0.0)
+                      and len(w.negated) == len(neg) and self._numbers_fit(w, asked)
+                      and not (w.fact.id == top.fact.id and not self._polar_fit(w, polar, strict=False))), 0.0)
         if score - rival < self.margin:
             return NoFact("rule facts with different answers are as close to the question")
         known = self._vocabulary[top.fact.id]
@@ -251,12 +254,12 @@ class RuleFacts:
             said.setdefault((w.fact.id, str(w.answer)), []).append(w.polar)
         return {k: (frozenset().union(*v), frozenset.intersection(*v)) for k, v in said.items()}
 
-    def _polar_fit(self, w: FactWording, polar: frozenset[str]) -> bool:
-        """The question says every turning word of ``w`` and those all the fact's wordings
-        with ``w``'s answer say, and its others are words some of them say (so they do not
-        turn it)."""
+    def _polar_fit(self, w: FactWording, polar: frozenset[str], strict: bool = True) -> bool:
+        """The question says those turning words all the fact's wordings with ``w``'s answer
+        say, its others are words some of them say (so they do not turn it), and (``strict``)
+        it says every turning word of ``w``."""
         some, every = self._turning[(w.fact.id, str(w.answer))]
-        return polar <= some and every <= polar and w.polar <= polar
+        return polar <= some and every <= polar and (not strict or w.polar <= polar)
 
     @cached_property
     def _counted(self) -> frozenset[str]:

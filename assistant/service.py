@@ -65,6 +65,9 @@ class Understanding:
     text: str = ""
     worked: Reading | None = None
     fact: FactReading | None = None
+    #: The abstention is final (an unknown word, a card whose text could not be read): no
+    #: other extractor reads the question past it.
+    final: bool = False
     read: str = ""
     """The question as the extractors read it (normalised; a follow-up merged with the
     question it follows): the text the frame's evidence spans index."""
@@ -161,6 +164,8 @@ _MIN_GAME_WORDINGS = 50
 _FALLBACK_PROBABILITY = 0.95
 _GAME_THRESHOLD = 0.95
 
+# Two extractors' readings disagree: no third one settles it.
+_DISAGREE = re.compile(r"Two readings of the question disagree")
 # An asking clause that offers alternatives ("a player or an Arena Space", "when played or
 # on resolution") is not one yes/no question ("... or not?" is).
 _ALTERNATIVES = re.compile(r"\bor\b(?!\s+(?:not|no|nah|what|something|anything|so)\b)", re.IGNORECASE)
@@ -351,6 +356,12 @@ class Assistant:
             self._game_model_decided = True  # once: whether it can speak does not change for this index
         return self._game_model
 
+    def _texts_cache_dir(self) -> Path | None:
+        """Where embedded training texts that do not depend on the index are kept (beside
+        the model's ONNX export), else the index's own folder."""
+        models = getattr(self.settings, "model_cache_dir", None)
+        return Path(models) / "texts" if models else self._cache_dir()
+
     def _cache_dir(self) -> Path | None:
         cache = getattr(self.settings, "index_dir", None)
         return Path(cache) if cache else None
@@ -450,6 +461,7 @@ class Assistant:
         u = Understanding(text=req.text)
         if req.blocked:
             u.error = req.blocked
+            u.final = True
             return u
         q = normalise(req.text)
         if req.prior and _FOLLOWUP.search(q):
@@ -489,18 +501,18 @@ class Assistant:
             # reading would silently drop it.
             words = ", ".join(f"'{w}'" for w in dict.fromkeys(req.unknown))
             u.error = f"I don't know the word{'s' if len(set(req.unknown)) > 1 else ''} {words}, so I can't be sure what is asked."
+            u.final = True
             return u
         if pick and pick.game and pick.game != u.game:
             pick = None
         card = card_pick(pick, self.cards) if pick is not None else self.cards.read(q, u.game)
         if card is not None and card.unread:
             u.error = card.reason()
+            u.final = True
             return u
         self._grammar(classifier, q, outside, pick, u)
         self._worked(r, q, u)
-        if u.parse is None:
-            self._fact(r, q, u)
-        if u.parse is None and u.fact is None and self._llm is not None:
+        if u.parse is None and self._llm is not None:
             from assistant.llm import llm_parse
 
             try:
@@ -629,17 +641,27 @@ class Assistant:
             def rules_of(game: str, doc: str) -> list[tuple[str, str]]:
                 return [] if rules is None else [(r.number, r.text) for r in rules(game=game, doc=doc)]
 
+            # The wordings are written out like a question's players' register (slang,
+            # contractions, filler) by the lexicon alone, so their vectors depend on the
+            # lexicon and the model, not on the index: one cache per machine serves every
+            # index built from any corpus.
+            plain = Normaliser(self.lexicon)
+            model = str(getattr(self.settings, "embedding_model", ""))
             self._facts = RuleFacts(anchored(load_facts(), rules_of), self.index.embed_documents,
-                                    cache_dir=self._cache_dir(),
-                                    prepare=lambda t: self.normaliser.normalise(t).text,
-                                    cache_key=self._corpus_key())
+                                    cache_dir=self._texts_cache_dir(),
+                                    prepare=lambda t: plain.normalise(t).text,
+                                    cache_key=model + "|" + "|".join(sorted(self.lexicon.words())))
         return self._facts
 
-    def _fact(self, r: Retrieved, q: str, u: Understanding) -> None:
-        """The rule-fact reading, when no other extractor read the question: the question
-        as normalised, quoted card text kept, is embedded (the card's words decide which fact
-        it asks about)."""
-        if u.game is None or r.request.unknown:
+    def prepare(self) -> None:
+        """Build now what answering derives from the index on first use (the worked cases'
+        and the rule facts' embedded wordings), so no question pays for it."""
+        _ = self.worked.wordings, self.facts.wordings
+
+    def _fact(self, q: str, u: Understanding) -> None:
+        """The rule-fact reading of ``q``: the question as normalised, quoted card text kept,
+        is embedded (the card's words decide which fact it asks about)."""
+        if u.game is None or not q:
             return
         reading = self.facts.read(q, self._timed_embed_query(q), u.game)
         if not isinstance(reading, FactReading):
@@ -652,9 +674,22 @@ class Assistant:
         u.kind_via = f"rule fact {reading.fact.id} (cosine {reading.score:.2f}, margin {reading.margin:.2f})"
 
     def _check(self, x: Understood) -> Checked:
+        """The engine's ruling on the reading; when there is none (no reading, or one the
+        engine could not decide), the rule fact the question asks about, if it reads as one."""
+        checked = self._check_reading(x)
+        u = x.understanding
+        if checked.ruling is None and u.game is not None and not u.final and not _DISAGREE.match(u.error or ""):
+            t = time.perf_counter()
+            self._fact(u.read, u)
+            self.timings.parsing += time.perf_counter() - t
+            if u.fact is not None:
+                return Checked(x, _fact_ruling(u.fact))
+        return checked
+
+    def _check_reading(self, x: Understood) -> Checked:
         u = x.understanding
         if u.parse is None:
-            return Checked(x, None if u.fact is None else _fact_ruling(u.fact))
+            return Checked(x, None)
         if u.parse.negated and u.parse.combine == "any":
             u.error = "The question negates a statement I can only check part by part."
             return Checked(x, None)

@@ -139,6 +139,7 @@ class LocalServices:
         for game in [None, *(g.id for g in index.games())]:
             index.search("target", game=game, k=1)
         self.assistant.ask(WARM_UP_QUESTION)
+        self.assistant.prepare()
         self.warm_seconds = time.perf_counter() - started
         self._warm.set()
 
