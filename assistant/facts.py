@@ -37,6 +37,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from assistant.embedded import EmbeddedTexts
+from assistant.learned import LearnedClassifier
 from assistant.textnorm import normalise, outside_quotes, quoted_spans
 from assistant.words import DECISIVE, content_words, stem, tokens
 
@@ -48,7 +49,7 @@ _RULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b")
 _NUM = re.compile(r"\b\d+\b")
 _PRONOUN_ONE = re.compile(r"\b(?:quick|this|that|the|which|any|every|some|no|last|next|other|another|right|wrong|same|first|second|third|fourth|legal|illegal|remaining)\s+1\b(?!\s*(?:of|more|less)\b)",
                           re.IGNORECASE)
-_NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|no|none|nothing|nobody)\b|n't\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|no|none|nothing|nobody|non)\b|n't\b", re.IGNORECASE)
 _DECISIVE = frozenset(stem(w) for w in DECISIVE)
 _COUNTED_SHARE = 0.25
 # Words that turn what is asked around without a negation ("exempt from needing",
@@ -116,11 +117,32 @@ class FactReading:
     answer: Answer
     score: float
     margin: float
+    #: Set when the learned classifier read it (its probability), not the nearest wording.
+    probability: float | None = None
+
+    @property
+    def how(self) -> str:
+        if self.probability is not None:
+            return f"the learned classifier ({self.probability:.2f}), through a wording at cosine {self.score:.2f}"
+        return f"the nearest wording (cosine {self.score:.2f}, margin {self.margin:.2f})"
 
 
 @dataclass(frozen=True)
 class NoFact:
     reason: str
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What a question denies, the numbers it states and its turning words."""
+
+    negated: tuple[str, ...]
+    numbers: tuple[int, ...]
+    polar: frozenset[str]
+
+
+def _label(w: FactWording) -> str:
+    return f"{w.fact.id}|{w.answer}"
 
 
 def load_facts(directory: Path | None = None) -> list[Fact]:
@@ -182,10 +204,12 @@ class RuleFacts:
 
     def __init__(self, facts: Sequence[Fact], embed_documents: Callable[[list[str]], list[list[float]]],
                  cache_dir: Path | None = None, prepare: Callable[[str], str] = lambda t: t,
-                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06) -> None:
+                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06, sure: float = 0.6) -> None:
         self.facts = list(facts)
         self.threshold = threshold
         self.margin = margin
+        self.sure = sure
+        self._cache_dir = cache_dir
         self._raw = [(f, w) for f in self.facts for w in f.wordings]
         self._texts = EmbeddedTexts("facts", [w.q for _, w in self._raw], embed_documents, cache_dir,
                                     lambda t: normalise(prepare(t)), cache_key=cache_key)
@@ -219,14 +243,34 @@ class RuleFacts:
         if rows is None or not len(rows) or n == 0.0 or matrix.shape[1] != v.shape[0]:
             return NoFact("no rule fact is close to the question")
         q = normalise(text)
-        neg, asked, polar = negations(q), numbers(q), polar_words(q)
-        sims = matrix[rows] @ (v / n)
+        if sum(len(s.text.split()) > 1 for s in quoted_spans(q)) > 1:
+            return NoFact("the question quotes two abilities; a rule fact is about one")
+        asked = _Asked(negations(q), numbers(q), polar_words(q))
+        v = v / n
+        nearest = self._nearest(v, rows, asked)
+        learned = self._classified(v, rows, game, asked)
+        if isinstance(nearest, FactReading) and learned is not None and learned.answer != nearest.answer:
+            return NoFact("two readings of the question as rule facts disagree")
+        reading = nearest if isinstance(nearest, FactReading) else learned
+        if reading is None:
+            assert isinstance(nearest, NoFact)
+            return nearest
+        extra = sorted((quoted_words(q) | decisive_words(q)) - self._vocabulary[reading.fact.id])
+        if extra:
+            return NoFact(f"the question says {', '.join(repr(x) for x in extra[:3])}, which the rule fact I know does not")
+        return reading
+
+    def _fits(self, w: FactWording, asked: _Asked) -> bool:
+        """``w`` denies what the question denies, says its turning words and its numbers."""
+        return w.negated == asked.negated and self._polar_fit(w, asked.polar) and self._numbers_fit(w, asked.numbers)
+
+    def _nearest(self, v: np.ndarray, rows: np.ndarray, asked: _Asked) -> FactReading | NoFact:
+        """The reading through the nearest wording that fits the question, clear of every
+        wording with another answer."""
+        sims = self._texts.matrix[rows] @ v
         order = np.argsort(-sims)
         wordings = self.wordings
-        # The wordings the question could be: they deny the same things, say the same
-        # turning words and, where the fact depends on numbers, the same numbers.
-        pool = [(float(sims[i]), w) for i in order
-                if (w := wordings[int(rows[i])]).negated == neg and self._polar_fit(w, polar) and self._numbers_fit(w, asked)]
+        pool = [(float(sims[i]), w) for i in order if self._fits(w := wordings[int(rows[i])], asked)]
         if not pool or pool[0][0] < self.threshold:
             return NoFact("no rule fact is close to the question as it is worded")
         score, top = pool[0]
@@ -235,15 +279,41 @@ class RuleFacts:
         # round in words the question does not say ("does targeting end?" against "is it
         # still the target?"): that is no second reading.
         rival = next((float(sims[i]) for i in order if (w := wordings[int(rows[i])]).answer != top.answer
-                      and len(w.negated) == len(neg) and self._numbers_fit(w, asked)
-                      and not (w.fact.id == top.fact.id and not self._polar_fit(w, polar, strict=False))), 0.0)
+                      and len(w.negated) == len(asked.negated) and self._numbers_fit(w, asked.numbers)
+                      and not (w.fact.id == top.fact.id and not self._polar_fit(w, asked.polar, strict=False))), 0.0)
         if score - rival < self.margin:
             return NoFact("rule facts with different answers are as close to the question")
-        known = self._vocabulary[top.fact.id]
-        extra = sorted((quoted_words(q) | decisive_words(q)) - known)
-        if extra:
-            return NoFact(f"the question says {', '.join(repr(x) for x in extra[:3])}, which the rule fact I know does not")
         return FactReading(top.fact, top, top.answer, score, score - rival)
+
+    def _classified(self, v: np.ndarray, rows: np.ndarray, game: str, asked: _Asked) -> FactReading | None:
+        """The reading the learned classifier is sure of (probability >= ``sure``), through
+        the closest wording of that fact and answer that fits the question."""
+        model = self._classifiers.get(game)
+        if model is None:
+            return None
+        label, p = max(model.probabilities(v.tolist()).items(), key=lambda kv: kv[1])
+        if p < self.sure:
+            return None
+        sims = self._texts.matrix[rows] @ v
+        fitting = [(float(s), w) for s, i in zip(sims, rows, strict=True)
+                   if _label(w := self.wordings[int(i)]) == label and self._fits(w, asked)]
+        if not fitting:
+            return None
+        score, w = max(fitting, key=lambda sw: sw[0])
+        return FactReading(w.fact, w, w.answer, score, 0.0, probability=p)
+
+    @cached_property
+    def _classifiers(self) -> dict[str, LearnedClassifier]:
+        """Per game, a softmax regression from a wording's vector to its fact and answer
+        (trained once on the wordings, cached beside them)."""
+        out: dict[str, LearnedClassifier] = {}
+        labels = [_label(w) for w in self.wordings]
+        for game, rows in self._rows.items():
+            if len(rows):
+                out[game] = LearnedClassifier(sorted({labels[i] for i in rows}), self._texts.matrix[rows],
+                                              [labels[i] for i in rows], threshold=self.sure,
+                                              cache_dir=self._cache_dir, name=f"facts-model-{game}")
+        return out
 
     @cached_property
     def _turning(self) -> dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]]:

@@ -671,7 +671,7 @@ class Assistant:
         if _ALTERNATIVES.search(outside_quotes(ask_clause(q))):
             return  # "may a player or an Arena Space be chosen?": one fact answers one of them
         u.fact, u.error = reading, None
-        u.kind_via = f"rule fact {reading.fact.id} (cosine {reading.score:.2f}, margin {reading.margin:.2f})"
+        u.kind_via = f"rule fact {reading.fact.id}, by {reading.how}"
 
     def _check(self, x: Understood) -> Checked:
         """The engine's ruling on the reading; when there is none (no reading, or one the

@@ -10,11 +10,6 @@ from assistant import Assistant
 
 # A reading that would rule on part of what the question says abstains, and says why.
 PARTIAL = [
-    pytest.param("trigger says choose 2 targets but only 1 legal thing exists. does it go into the queue with just "
-                 "the one?", "momon-wonder", "only part of the ability's text", id="situation-inside-described-ability"),
-    pytest.param("Alpha Strike, my friendly unit has 4 might when i play it. what's the max number of enemy units "
-                 "i can choose to split the damage between?", "riftbound", "how many targets were chosen",
-                 id="number-from-an-unstated-count"),
     pytest.param('Ability text: "Distribute 3 damage among up to 3 targets. If a target becomes illegal, redistribute '
                  'its damage among the remaining targets." One target goes illegal. Is its damage reassigned to the '
                  "others?", "momon-wonder", "card text you quoted", id="quoted-text-no-reading-uses"),

@@ -86,6 +86,18 @@ def test_a_stated_number_no_wording_of_the_fact_states_is_not_read() -> None:
     assert isinstance(read("can an ability with 4 targets target the unit it comes from?"), NoFact)
 
 
+def test_the_learned_classifier_reads_a_fact_no_wording_is_near_enough_for() -> None:
+    far = RuleFacts([PICK, SOURCE, SPLIT, UPTO], lambda texts: [bag(t) for t in texts], threshold=1.1, sure=0.3)
+    q = "when a card says pick a unit, is that unit targeted?"
+    r = far.read(q, bag(q), "riftbound")
+    assert isinstance(r, FactReading) and r.fact is PICK and r.answer == "no" and r.probability is not None
+
+
+def test_a_question_quoting_two_abilities_is_not_read_as_one_fact() -> None:
+    r = read('is "pick a unit" targeted like "choose a unit" is?')
+    assert isinstance(r, NoFact) and "two abilities" in r.reason
+
+
 def test_a_far_question_is_not_read() -> None:
     assert isinstance(read("what is the best deck for a new player?"), NoFact)
 
@@ -115,6 +127,9 @@ def test_every_packaged_fact_is_well_formed() -> None:
     # The grammar reads only part of this card's text; the guide settles the whole question.
     ("card says 'an opponent chooses a unit they control and kills it'. is my opp's unit targeted by my card?",
      "riftbound", "no", "riftbound-targets-guide"),
+    # The grammar's scenario lacks a detail; the rule settles the question as asked.
+    ("trigger says choose 2 targets but only 1 legal thing exists. does it go into the queue with just the one?",
+     "momon-wonder", "no", "momon-wonder-cr"),
 ])
 def test_an_abstract_rule_question_is_answered_by_the_rule_that_settles_it(assistant, question, game, verdict,  # type: ignore[no-untyped-def]
                                                                           doc) -> None:
@@ -124,6 +139,13 @@ def test_an_abstract_rule_question_is_answered_by_the_rule_that_settles_it(assis
     assert "I read the question as" in ans.answer
     for c in ans.citations:
         assert assistant.index.verify_quote(c.doc, c.rule, c.quote)
+
+
+def test_a_number_the_rule_settles_is_the_answers_value(assistant) -> None:  # type: ignore[no-untyped-def]
+    ans = assistant.ask("Alpha Strike, my friendly unit has 4 might when i play it. what's the max number of enemy units "
+                        "i can choose to split the damage between?", game="riftbound")
+    assert (ans.verdict, ans.value) == ("yes", 4), ans.answer
+    assert ans.citations and ans.citations[0].doc == "riftbound-targets-guide"
 
 
 def test_every_packaged_fact_is_cited_from_a_loaded_rule(assistant) -> None:  # type: ignore[no-untyped-def]

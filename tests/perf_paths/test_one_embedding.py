@@ -53,8 +53,9 @@ def test_each_question_is_embedded_once(default_settings: Settings, default_inde
 
 def test_exemplars_are_embedded_once_then_read_back(default_settings: Settings, default_index: object,
                                                    tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A first process embeds the classifier's exemplar sentences once; the next process
-    (a fresh assistant over a fresh index object) reads them back from the model cache."""
+    """A first process embeds the classifier's exemplar sentences (and the rule facts'
+    wordings) once; the next process (a fresh assistant over a fresh index object) reads
+    them back from the model cache."""
     from assistant import Assistant
     from ingest.index import RuleIndex
 
@@ -72,8 +73,10 @@ def test_exemplars_are_embedded_once_then_read_back(default_settings: Settings, 
         return Assistant(settings, index=index)
 
     embedding._query_vector.cache_clear()
-    fresh().ask("Does Kill a unit target the unit?", game="riftbound")
-    assert len(counted.texts) > 10  # the question and every exemplar
+    first = fresh()
+    first.ask("Does Kill a unit target the unit?", game="riftbound")
+    first.prepare()  # what ingest's warm-up builds: the rule facts' wordings too
+    assert len(counted.texts) > 10  # the question, every exemplar and every wording
     embedding._query_vector.cache_clear()
     counted.texts.clear()
     second = fresh()

@@ -50,6 +50,9 @@ class RecordingAssistant:
         self.asked.append(question)
         return None
 
+    def prepare(self) -> None:
+        self.asked.append("(prepared)")
+
 
 def test_readyz_turns_ready_only_after_the_start_up_warm_up(default_settings: Settings) -> None:
     gate = threading.Event()
