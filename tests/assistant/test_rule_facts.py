@@ -4,6 +4,7 @@ no index, no model), and the packaged facts read end to end by the real assistan
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import pytest
 
@@ -21,7 +22,10 @@ def bag(text: str) -> list[float]:
     return [x / n for x in vec]
 
 
-def fact(id: str, answer: str | int, *wordings: tuple[str, str | int]) -> Fact:
+YesNo = Literal["yes", "no"] | int
+
+
+def fact(id: str, answer: YesNo, *wordings: tuple[str, YesNo]) -> Fact:
     return Fact(id=id, game="riftbound", doc="doc", rule="1.1", quote="q", ask=wordings[0][0], answer=answer,
                 wordings=tuple(Wording(q=q, a=a) for q, a in wordings))
 
