@@ -204,7 +204,7 @@ class RuleFacts:
 
     def __init__(self, facts: Sequence[Fact], embed_documents: Callable[[list[str]], list[list[float]]],
                  cache_dir: Path | None = None, prepare: Callable[[str], str] = lambda t: t,
-                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06, sure: float = 0.6) -> None:
+                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06, sure: float = 0.65) -> None:
         self.facts = list(facts)
         self.threshold = threshold
         self.margin = margin
