@@ -337,7 +337,8 @@ _OTHERS_LEGAL = re.compile(r"\b(?:the other(?: one| target)?|the remaining|the r
 
 
 # After an object's noun: the stat a basic power uses ("a hero with ATK 0", "whose THW is 0").
-_SOURCE_STAT = re.compile(r"\s*(?:'s\s+|with\s+(?:an?\s+)?|whose\s+|has\s+(?:an?\s+)?|of\s+)(?:atk|thw|sch)\b", re.IGNORECASE)
+_SOURCE_STAT = re.compile(r"\s*(?:'s\s+|with\s+(?:an?\s+)?(?:\d+\s+)?|whose\s+|has\s+(?:an?\s+)?(?:\d+\s+)?|of\s+)(?:atk|thw|sch)\b",
+                          re.IGNORECASE)
 
 
 def illegal_stated(low: str, ability: dict[str, Any] | None) -> tuple[int, int, str, str] | None:
@@ -553,6 +554,9 @@ _ANAPHOR_PLURAL = re.compile(
     r"|\b(?:those|these)(?: (?:targets?|units?|objects?|ones|minions|enemies))?\b(?! of\b)"
     r"|\b(?:affects?|hit|hits|damages?|kills?) them\b|\b(?:are|were) they\b", re.IGNORECASE)
 
+# "is the unit (still) the thing being targeted", "are the units targeted": the subject
+# of an asking clause about being targeted.
+_ASKED_SUBJECT = re.compile(r"\b(?:is|are) (?:the|that|this|those|these) (?P<n>[a-z]+) (?:(?:still|really|actually|the thing|one|what|being|that gets?|gets?) )*targeted\b")
 _PP_MODIFIER = re.compile(
     r"(?P<head>\b(?:units?|minions?|enem(?:y|ies)|cards?|objects?|legends?|characters?|schemes?|ones?|targets?)\b)"
     r"(?P<pp>\s+(?:at|on|in|from|of)\s+(?:(?:a|an|the|that|this|its|their|each|every|another|any|my|your|1)\s+)?"
@@ -697,6 +701,17 @@ class _Builder:
         for m in pp:
             self.note("prepositional modifier of the subject (not the subject)", m.group("pp"))
         low = _PP_MODIFIER.sub(lambda m: m.group("head"), low)
+        # "is the unit the thing being targeted, with the battlefield just limiting ...": the
+        # asking clause's own subject, when it is an object the ability selects, is what is
+        # asked about, whatever else the sentence says about the battlefield.
+        said = _ASKED_SUBJECT.search(outside_quotes(low))
+        if said:
+            for rx, t in _TYPE_WORDS:
+                if re.fullmatch(rx, said.group("n")):
+                    for e in effs:
+                        if _object_type(e) == t:
+                            self.note(f"question.effect={e['id']} (the asked subject)", said.group(0))
+                            return e, "selected"
         if re.search(r"\bbattlefields?\b|\blocation\b", low):
             for e in effs:
                 if e.get("selection", {}).get("pool", {}).get("location"):

@@ -96,3 +96,17 @@ def test_no_effect_predicate_is_a_negation_cue(assistant: Assistant) -> None:
     assert _v(assistant, q, "momon-wonder") == "unknown"
     # "no effect allows it" is a determiner phrase, not a predicate.
     assert not [c for c in uncovered("Can I change targets if no effect allows it?", []) if "no effect" in c.text]
+
+
+def test_the_character_whose_stat_is_used_is_the_source_not_the_proposed_target(assistant: Assistant) -> None:
+    # "Hero with 0 THW ... basic thwart a scheme": the hero uses its THW; the scheme is the target.
+    q = "Hero with 0 THW (thanks, encounter card) wants to basic thwart a scheme that has threat on it. Allowed?"
+    assert _v(assistant, q, "marvel-champions") == "yes"
+
+
+def test_the_asking_clauses_own_subject_is_the_asked_object(assistant: Assistant) -> None:
+    # The battlefield is mentioned after the asked subject ("the unit"): the unit is asked about.
+    q = ('If a card reads "kill a unit at a battlefield", is the unit the thing being targeted, with the '
+         "battlefield just limiting where it can be?")
+    assert _v(assistant, q, "riftbound") == "yes"
+    assert _v(assistant, 'Does "Kill a unit at a battlefield" target the battlefield?', "riftbound") == "no"
