@@ -41,3 +41,24 @@ class FakeIndex:
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return [[0.0, 1.0] for _ in texts]
+
+
+class BagOfWords:
+    """A deterministic embedder for pure unit tests (behind the ``embed_documents`` seam):
+    each content word stem is one dimension, the vector normalised."""
+
+    def __init__(self, dim: int = 512) -> None:
+        self.dim = dim
+        self._vocab: dict[str, int] = {}
+
+    def __call__(self, text: str) -> list[float]:
+        from assistant.words import content_words
+
+        vec = [0.0] * self.dim
+        for w in content_words(text):
+            vec[self._vocab.setdefault(w, len(self._vocab) % self.dim)] += 1.0
+        n = sum(x * x for x in vec) ** 0.5 or 1.0
+        return [x / n for x in vec]
+
+    def documents(self, texts: list[str]) -> list[list[float]]:
+        return [self(t) for t in texts]

@@ -3,23 +3,14 @@ no index, no model), and the packaged facts read end to end by the real assistan
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 import pytest
+from assistant_fakes import BagOfWords
 
 from assistant.facts import Fact, FactReading, NoFact, RuleFacts, Wording, anchored, load_facts
-from assistant.words import content_words
 
-VOCAB: dict[str, int] = {}
-
-
-def bag(text: str) -> list[float]:
-    vec = [0.0] * 512
-    for w in content_words(text):
-        vec[VOCAB.setdefault(w, len(VOCAB) % 512)] += 1.0
-    n = math.sqrt(sum(x * x for x in vec)) or 1.0
-    return [x / n for x in vec]
+bag = BagOfWords(512)
 
 
 YesNo = Literal["yes", "no"] | int
@@ -46,7 +37,7 @@ UPTO = fact("upto", 0, ("what is the fewest targets for choose up to 3 targets",
 
 
 def facts(threshold: float = 0.5, margin: float = 0.04) -> RuleFacts:
-    return RuleFacts([PICK, SOURCE, SPLIT, UPTO], lambda texts: [bag(t) for t in texts],
+    return RuleFacts([PICK, SOURCE, SPLIT, UPTO], bag.documents,
                      threshold=threshold, margin=margin)
 
 
@@ -91,7 +82,7 @@ def test_a_stated_number_no_wording_of_the_fact_states_is_not_read() -> None:
 
 
 def test_the_learned_classifier_reads_a_fact_no_wording_is_near_enough_for() -> None:
-    far = RuleFacts([PICK, SOURCE, SPLIT, UPTO], lambda texts: [bag(t) for t in texts], threshold=1.1, sure=0.3)
+    far = RuleFacts([PICK, SOURCE, SPLIT, UPTO], bag.documents, threshold=1.1, sure=0.3)
     q = "when a card says pick a unit, is that unit targeted?"
     r = far.read(q, bag(q), "riftbound")
     assert isinstance(r, FactReading) and r.fact is PICK and r.answer == "no" and r.probability is not None

@@ -3,24 +3,16 @@ units: no index, no model). The real model runs in test_answers' end-to-end test
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import pytest
+from assistant_fakes import BagOfWords
 
 import engine
-from assistant.words import content_words, stem
+from assistant.words import stem
 from assistant.worked import Case, NoReading, Reading, WorkedCases, load_cases
 
-VOCAB: dict[str, int] = {}
-
-
-def bag(text: str) -> list[float]:
-    vec = [0.0] * 256
-    for w in content_words(text):
-        vec[VOCAB.setdefault(w, len(VOCAB) % 256)] += 1.0
-    n = math.sqrt(sum(x * x for x in vec)) or 1.0
-    return [x / n for x in vec]
+bag = BagOfWords(256)
 
 
 def scenario(verdict_source: str) -> dict[str, object]:
@@ -40,7 +32,7 @@ CASES = [
 
 
 def cases() -> WorkedCases:
-    return WorkedCases(CASES, lambda texts: [bag(t) for t in texts], threshold=0.5, light_share=1.1)
+    return WorkedCases(CASES, bag.documents, threshold=0.5, light_share=1.1)
 
 
 def read(text: str, game: str | None = "riftbound") -> Reading | NoReading:
