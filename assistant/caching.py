@@ -31,7 +31,8 @@ def build_cached(index: Any, name: str, make: Callable[[], T], shared: dict[str,
     return got
 
 
-def preload_wordings(worked: Any, wordings: object) -> None:
-    """Give a :class:`~assistant.worked.WorkedCases` its prepared wordings (its
-    ``wordings`` cached property) as read back from the build cache."""
-    worked.__dict__["wordings"] = wordings
+def preload_wordings(extractor: Any, wordings: object) -> None:
+    """Give a :class:`~assistant.worked.WorkedCases` or :class:`~assistant.facts.RuleFacts`
+    its prepared wordings (its ``wordings`` cached property) as read back from the build
+    cache."""
+    extractor.__dict__["wordings"] = wordings

@@ -235,6 +235,16 @@ class RuleFacts:
         games = np.array([f.game for f, _ in self._raw])
         return {g: np.nonzero(games == g)[0] for g in set(games.tolist())}
 
+    @cached_property
+    def _game_matrix(self) -> dict[str, np.ndarray]:
+        """Per game, its wordings' vectors, sliced once."""
+        return {g: np.ascontiguousarray(self._texts.matrix[rows]) for g, rows in self._rows.items()}
+
+    @cached_property
+    def _labels(self) -> np.ndarray:
+        """Each wording's fact and answer (the classifier's class)."""
+        return np.array([_label(w) for w in self.wordings])
+
     def read(self, text: str, vector: Sequence[float], game: str) -> FactReading | NoFact:
         rows = self._rows.get(game)
         v = np.asarray(vector, dtype=np.float32)
@@ -247,8 +257,9 @@ class RuleFacts:
             return NoFact("the question quotes two abilities; a rule fact is about one")
         asked = _Asked(negations(q), numbers(q), polar_words(q))
         v = v / n
-        nearest = self._nearest(v, rows, asked)
-        learned = self._classified(v, rows, game, asked)
+        sims = self._game_matrix[game] @ v  # one product, read by both readings
+        nearest = self._nearest(sims, rows, asked)
+        learned = self._classified(v, sims, rows, game, asked)
         if isinstance(nearest, FactReading) and learned is not None and learned.answer != nearest.answer:
             return NoFact("two readings of the question as rule facts disagree")
         reading = nearest if isinstance(nearest, FactReading) else learned
@@ -264,16 +275,15 @@ class RuleFacts:
         """``w`` denies what the question denies, says its turning words and its numbers."""
         return w.negated == asked.negated and self._polar_fit(w, asked.polar) and self._numbers_fit(w, asked.numbers)
 
-    def _nearest(self, v: np.ndarray, rows: np.ndarray, asked: _Asked) -> FactReading | NoFact:
+    def _nearest(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked) -> FactReading | NoFact:
         """The reading through the nearest wording that fits the question, clear of every
-        wording with another answer."""
-        sims = self._texts.matrix[rows] @ v
+        wording with another answer (``sims``: the cosines of the game's wordings)."""
         order = np.argsort(-sims)
         wordings = self.wordings
-        pool = [(float(sims[i]), w) for i in order if self._fits(w := wordings[int(rows[i])], asked)]
-        if not pool or pool[0][0] < self.threshold:
+        first = next(((float(sims[i]), w) for i in order if self._fits(w := wordings[int(rows[i])], asked)), None)
+        if first is None or first[0] < self.threshold:
             return NoFact("no rule fact is close to the question as it is worded")
-        score, top = pool[0]
+        score, top = first
         # A wording with another answer and as many negations is a rival, whatever it denies
         # and whatever its turning words, unless it is the same fact asked the other way
         # round in words the question does not say ("does targeting end?" against "is it
@@ -285,7 +295,8 @@ class RuleFacts:
             return NoFact("rule facts with different answers are as close to the question")
         return FactReading(top.fact, top, top.answer, score, score - rival)
 
-    def _classified(self, v: np.ndarray, rows: np.ndarray, game: str, asked: _Asked) -> FactReading | None:
+    def _classified(self, v: np.ndarray, sims: np.ndarray, rows: np.ndarray, game: str,
+                    asked: _Asked) -> FactReading | None:
         """The reading the learned classifier is sure of (probability >= ``sure``), through
         the closest wording of that fact and answer that fits the question."""
         model = self._classifiers.get(game)
@@ -294,9 +305,8 @@ class RuleFacts:
         label, p = max(model.probabilities(v.tolist()).items(), key=lambda kv: kv[1])
         if p < self.sure:
             return None
-        sims = self._texts.matrix[rows] @ v
-        fitting = [(float(s), w) for s, i in zip(sims, rows, strict=True)
-                   if _label(w := self.wordings[int(i)]) == label and self._fits(w, asked)]
+        mine = np.nonzero(self._labels[rows] == label)[0]
+        fitting = [(float(sims[j]), w) for j in mine if self._fits(w := self.wordings[int(rows[j])], asked)]
         if not fitting:
             return None
         score, w = max(fitting, key=lambda sw: sw[0])
@@ -307,11 +317,10 @@ class RuleFacts:
         """Per game, a softmax regression from a wording's vector to its fact and answer
         (trained once on the wordings, cached beside them)."""
         out: dict[str, LearnedClassifier] = {}
-        labels = [_label(w) for w in self.wordings]
         for game, rows in self._rows.items():
             if len(rows):
-                out[game] = LearnedClassifier(sorted({labels[i] for i in rows}), self._texts.matrix[rows],
-                                              [labels[i] for i in rows], threshold=self.sure,
+                labels = self._labels[rows].tolist()
+                out[game] = LearnedClassifier(sorted(set(labels)), self._game_matrix[game], labels, threshold=self.sure,
                                               cache_dir=self._cache_dir, name=f"facts-model-{game}")
         return out
 

@@ -653,7 +653,7 @@ class Assistant:
                               cache_key=model + "|" + "|".join(sorted(self.lexicon.words())))
             # The wordings as read (what each denies, its numbers and turning words) are kept
             # in the build's snapshot: a cold process reads them instead of reading 6,000 texts.
-            facts.__dict__["wordings"] = self._cached("fact-wordings", lambda: facts.wordings)
+            preload_wordings(facts, self._cached("fact-wordings", lambda: facts.wordings))
             self._facts = facts
         return self._facts
 
@@ -667,13 +667,14 @@ class Assistant:
         is embedded (the card's words decide which fact it asks about)."""
         if u.game is None or not q:
             return
+        asking = ask_clause(q)
+        if _ALTERNATIVES.search(outside_quotes(asking)):
+            return  # "may a player or an Arena Space be chosen?": one fact answers one of them
         reading = self.facts.read(q, self._timed_embed_query(q), u.game)
         if not isinstance(reading, FactReading):
             return
-        if asks_number(ask_clause(q)) != isinstance(reading.answer, int):
+        if asks_number(asking) != isinstance(reading.answer, int):
             return  # a number asked for and a yes/no fact, or the other way round
-        if _ALTERNATIVES.search(outside_quotes(ask_clause(q))):
-            return  # "may a player or an Arena Space be chosen?": one fact answers one of them
         u.fact, u.error = reading, None
         u.kind_via = f"rule fact {reading.fact.id}, by {reading.how}"
 
