@@ -3,7 +3,9 @@ by the fact it asks about.
 
 A fact (``assistant/facts/*.jsonl``, written from the rule documents alone) is a question a
 rule settles beyond doubt, its answer, the rule that settles it with a verbatim quote, and
-players' wordings of it, each with its own answer as worded. Abstract rule questions ("can a
+players' wordings of it, each with its own answer as worded. The questions of our read
+question sets (``assistant/facts/asked/*.jsonl``: training data once read, never a measure)
+are more wordings, each labelled with the fact that settles it and where it came from. Abstract rule questions ("can a
 player be a target?", "is a picked unit targeted?") have no scenario for the engine to
 decide; the rule itself is the decision, and the answer cites it.
 
@@ -41,7 +43,7 @@ from assistant.learned import LearnedClassifier
 from assistant.textnorm import normalise, outside_quotes, quoted_spans
 from assistant.words import DECISIVE, content_words, stem, tokens
 
-__all__ = ["Fact", "FactReading", "FactWording", "NoFact", "RuleFacts", "anchored", "load_facts"]
+__all__ = ["Asked", "Fact", "FactReading", "FactWording", "NoFact", "RuleFacts", "anchored", "load_facts"]
 
 Answer = Literal["yes", "no"] | int
 
@@ -145,15 +147,36 @@ def _label(w: FactWording) -> str:
     return f"{w.fact.id}|{w.answer}"
 
 
+class Asked(BaseModel):
+    """A question players asked (one of our read question sets), labelled with the fact that
+    settles it and its answer as worded: one more wording of that fact."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fact: str
+    q: str
+    a: Answer
+    source: str
+
+
+def _lines(path: Path) -> list[str]:
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def load_facts(directory: Path | None = None) -> list[Fact]:
-    """Every fact of ``directory`` (default: this package's ``facts``)."""
+    """Every fact of ``directory`` (default: this package's ``facts``), with the asked
+    questions of ``directory/asked`` as more wordings of the facts they are labelled with."""
     root = directory or Path(str(resources.files("assistant") / "facts"))
-    out: list[Fact] = []
-    for path in sorted(root.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                out.append(Fact.model_validate_json(line))
-    return out
+    asked: dict[str, list[Wording]] = {}
+    for path in sorted((root / "asked").glob("*.jsonl")):
+        for line in _lines(path):
+            x = Asked.model_validate_json(line)
+            asked.setdefault(x.fact, []).append(Wording(q=x.q, a=x.a))
+    out = [Fact.model_validate_json(line) for path in sorted(root.glob("*.jsonl")) for line in _lines(path)]
+    unknown = sorted(set(asked) - {f.id for f in out})
+    if unknown:
+        raise ValueError(f"asked questions labelled with facts that do not exist: {', '.join(unknown[:5])}")
+    return [f.model_copy(update={"wordings": f.wordings + tuple(asked[f.id])}) if f.id in asked else f for f in out]
 
 
 def negations(text: str) -> tuple[str, ...]:

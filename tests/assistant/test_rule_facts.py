@@ -3,12 +3,22 @@ no index, no model), and the packaged facts read end to end by the real assistan
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 import pytest
 from assistant_fakes import BagOfWords
 
-from assistant.facts import Fact, FactReading, NoFact, RuleFacts, Wording, anchored, load_facts
+from assistant.facts import (
+    Asked,
+    Fact,
+    FactReading,
+    NoFact,
+    RuleFacts,
+    Wording,
+    anchored,
+    load_facts,
+)
 
 bag = BagOfWords(512)
 
@@ -102,6 +112,34 @@ def test_facts_whose_quote_no_loaded_rule_holds_are_left_out() -> None:
     rules = {("riftbound", "d"): [("355.6", "Targeting."), ("355.7", "Objects a card  Picks are not Targeted.")]}
     got = anchored([f, f.model_copy(update={"doc": "missing"})], lambda g, d: rules.get((g, d), []))
     assert [x.rule for x in got] == ["355.7"]
+
+
+def test_asked_questions_are_more_wordings_of_the_fact_they_are_labelled_with(tmp_path: Path) -> None:
+    (tmp_path / "asked").mkdir()
+    (tmp_path / "g.jsonl").write_text(PICK.model_dump_json() + "\n")
+    asked = Asked(fact=PICK.id, q="opp's card says pick a unit. targeted?", a="no", source="eval/x.jsonl#x-1")
+    (tmp_path / "asked" / "g.jsonl").write_text(asked.model_dump_json() + "\n")
+    (loaded,) = load_facts(tmp_path)
+    assert loaded.wordings[-1] == Wording(q=asked.q, a="no")
+    assert len(loaded.wordings) == len(PICK.wordings) + 1
+
+
+def test_an_asked_question_labelled_with_no_known_fact_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "asked").mkdir()
+    (tmp_path / "g.jsonl").write_text(PICK.model_dump_json() + "\n")
+    (tmp_path / "asked" / "g.jsonl").write_text(
+        Asked(fact="nope-1", q="q?", a="yes", source="eval/x.jsonl#x-2").model_dump_json() + "\n")
+    with pytest.raises(ValueError, match="nope-1"):
+        load_facts(tmp_path)
+
+
+def test_every_packaged_asked_question_names_where_it_was_asked() -> None:
+    root = Path(__file__).resolve().parents[2] / "assistant" / "facts" / "asked"
+    lines = [Asked.model_validate_json(x) for p in root.glob("*.jsonl") for x in p.read_text().splitlines() if x]
+    assert len(lines) >= 1000
+    for x in lines:
+        assert x.source.startswith("eval/") and "#" in x.source, x
+        assert not x.source.startswith("eval/dev"), x  # the development set is never trained on
 
 
 def test_every_packaged_fact_is_well_formed() -> None:
