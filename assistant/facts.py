@@ -188,7 +188,10 @@ def negations(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for m in _NEGATION.finditer(plain):
         after = [w for w in tokens(plain[m.end():]) if content_words(w)]
-        out.append(stem(after[0]) if after else "")
+        denied = stem(after[0]) if after else ""
+        # "a non-attack event" names another kind of thing; it does not deny what "cannot
+        # be attacked" denies.
+        out.append(f"non-{denied}" if m.group().lower() == "non" else denied)
     return tuple(sorted(out))
 
 

@@ -116,6 +116,13 @@ class Ruling:
     reason: str
     trace: list[TraceStep]
 
+    def disagrees(self, other: Ruling) -> bool:
+        """The two rulings answer the question differently: different amounts when both
+        compute one, else different verdicts (a yes/no beside an amount is not compared)."""
+        if self.value is not None or other.value is not None:
+            return self.value is not None and other.value is not None and self.value != other.value
+        return self.verdict != other.verdict
+
 
 @dataclass(frozen=True)
 class Checked:
@@ -662,19 +669,26 @@ class Assistant:
         and the rule facts' embedded wordings), so no question pays for it."""
         _ = self.worked.wordings, self.facts.wordings
 
-    def _fact(self, q: str, u: Understanding) -> None:
+    def _fact_reading(self, q: str, game: str) -> FactReading | None:
         """The rule-fact reading of ``q``: the question as normalised, quoted card text kept,
         is embedded (the card's words decide which fact it asks about)."""
-        if u.game is None or not q:
-            return
+        if not q:
+            return None
         asking = ask_clause(q)
         if _ALTERNATIVES.search(outside_quotes(asking)):
-            return  # "may a player or an Arena Space be chosen?": one fact answers one of them
-        reading = self.facts.read(q, self._timed_embed_query(q), u.game)
+            return None  # "may a player or an Arena Space be chosen?": one fact answers one of them
+        reading = self.facts.read(q, self._timed_embed_query(q), game)
         if not isinstance(reading, FactReading):
-            return
+            return None
         if asks_number(asking) != isinstance(reading.answer, int):
-            return  # a number asked for and a yes/no fact, or the other way round
+            return None  # a number asked for and a yes/no fact, or the other way round
+        return reading
+
+    def _fact(self, q: str, u: Understanding) -> None:
+        """The question read as a rule fact, when it reads as one."""
+        reading = self._fact_reading(q, u.game) if u.game is not None else None
+        if reading is None:
+            return
         u.fact, u.error = reading, None
         u.kind_via = f"rule fact {reading.fact.id}, by {reading.how}"
 
@@ -683,6 +697,16 @@ class Assistant:
         engine could not decide), the rule fact the question asks about, if it reads as one."""
         checked = self._check_reading(x)
         u = x.understanding
+        if checked.ruling is not None and u.game is not None and not u.final:
+            # Two extractors spoke: the engine's reading and the rule fact the question reads
+            # as must agree, else abstain (a wrong ruling is worse than none).
+            t = time.perf_counter()
+            fact = self._fact_reading(u.read, u.game)
+            self.timings.parsing += time.perf_counter() - t
+            if fact is not None and _fact_ruling(fact).disagrees(checked.ruling):
+                u.error = (f"Two readings of the question disagree (one reads it as "
+                           f"\u201c{fact.fact.ask}\u201d); please say it another way.")
+                return Checked(x, None)
         if checked.ruling is None and u.game is not None and not u.final and not _DISAGREE.match(u.error or ""):
             t = time.perf_counter()
             self._fact(u.read, u)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Literal
 
 import pytest
 
@@ -156,3 +157,16 @@ def test_a_worked_case_reading_never_drops_a_word_the_case_does_not_use(assistan
     a = assistant.ask("with a crisis icon in play does 'remove 1 threat from each scheme' remove threat from the main "
                       "scheme during the villain phase", game="marvel-champions")
     assert a.verdict == "unknown"
+
+
+def test_rulings_disagree_on_verdicts_or_on_amounts_but_not_a_verdict_beside_an_amount() -> None:
+    from assistant.service import Ruling
+
+    def r(verdict: Literal["yes", "no"], value: int | None = None) -> Ruling:
+        return Ruling(verdict, value, [], "", [])
+
+    assert r("yes").disagrees(r("no"))
+    assert not r("no").disagrees(r("no"))
+    assert r("yes", 3).disagrees(r("yes", 1))
+    assert not r("yes", 3).disagrees(r("yes", 3))
+    assert not r("yes", 3).disagrees(r("no"))

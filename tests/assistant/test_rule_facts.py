@@ -18,6 +18,7 @@ from assistant.facts import (
     Wording,
     anchored,
     load_facts,
+    negations,
 )
 
 bag = BagOfWords(512)
@@ -85,6 +86,16 @@ def test_numbers_the_fact_depends_on_must_be_those_of_a_wording() -> None:
     assert isinstance(read("split 3 damage: can i choose 4 units as targets?"), FactReading)
     other = read("split 5 damage: can i choose 4 units as targets?")
     assert isinstance(other, NoFact)
+
+
+def test_a_non_prefix_does_not_deny_what_a_negated_verb_denies() -> None:
+    assert negations("a non-attack event") == ("non-attack",)
+    assert negations("it cannot be attacked") == ("attack",)
+    attacked = fact("attacked", "no", ("minion cannot be attacked can my attack event hit it", "no"),
+                    ("the minion cannot be attacked so can i attack it with an event", "no"))
+    reader = RuleFacts([attacked, PICK], bag.documents, threshold=0.5, margin=0.04)
+    q = "the minion cannot be attacked so can a non-attack event hit it"
+    assert isinstance(reader.read(q, bag(q), "riftbound"), NoFact)
 
 
 def test_a_stated_number_no_wording_of_the_fact_states_is_not_read() -> None:
@@ -186,3 +197,11 @@ def test_every_packaged_fact_is_cited_from_a_loaded_rule(assistant) -> None:  # 
     assert len(cited) == len(load_facts())
     for f in cited:
         assert assistant.index.get(f.doc, f.rule) is not None, f.id
+
+
+def test_a_ruling_the_rule_fact_contradicts_is_not_given(assistant) -> None:  # type: ignore[no-untyped-def]
+    # The grammar reads this as a basic power with a target in play; the rule fact it asks
+    # about says a basic power needs one. Two readings disagree: no ruling.
+    ans = assistant.ask("there is no valid target for my basic power. may I still use it?", game="marvel-champions")
+    assert ans.verdict == "unknown", ans.answer
+    assert "disagree" in ans.answer and "basic power" in ans.answer
