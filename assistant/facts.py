@@ -52,6 +52,13 @@ _NUM = re.compile(r"\b\d+\b")
 _PRONOUN_ONE = re.compile(r"\b(?:quick|this|that|the|which|any|every|some|no|last|next|other|another|right|wrong|same|first|second|third|fourth|legal|illegal|remaining)\s+1\b(?!\s*(?:of|more|less)\b)",
                           re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|no|none|nothing|nobody|non)\b|n't\b", re.IGNORECASE)
+# A negative question ("don't I have to play it?", "isn't the battlefield a target too?")
+# asks the positive one: its auxiliary's "n't", before the subject, denies nothing.
+_NEGATIVE_QUESTION = re.compile(
+    r"(?:^|[.?!;:,\u2014\u2013(]\s*|\b(?:so|but|and|wait|ok|okay|then|also)\s+)"
+    r"((?:do|does|did|is|are|was|were|could|should|would|will|wo|ca|must|has|have|had|may|might)(?:n't|\s+not)|cannot|can't)"
+    r"\s+(?:i|you|we|they|it|he|she|that|this|there|these|those|my|your|our|their|its|his|her|the|a|an|each|every|all|any|both)\b",
+    re.IGNORECASE)
 _DECISIVE = frozenset(stem(w) for w in DECISIVE)
 _COUNTED_SHARE = 0.25
 # Words that turn what is asked around without a negation ("exempt from needing",
@@ -183,10 +190,13 @@ def negations(text: str) -> tuple[str, ...]:
     """What each negation of ``text`` (normalised, outside quoted text) denies: the first
     content word after it ("hasn't finished" -> "finish", "not on resolve" -> "resolve").
     Two texts say the same negations when these are equal: "not on resolve" and "not
-    before" deny different things."""
+    before" deny different things. A negative question ("don't I have to?") denies nothing."""
     plain = outside_quotes(text)
+    asking = [m.span(1) for m in _NEGATIVE_QUESTION.finditer(plain)]
     out: list[str] = []
     for m in _NEGATION.finditer(plain):
+        if any(a <= m.start() < b for a, b in asking):
+            continue
         after = [w for w in tokens(plain[m.end():]) if content_words(w)]
         denied = stem(after[0]) if after else ""
         # "a non-attack event" names another kind of thing; it does not deny what "cannot

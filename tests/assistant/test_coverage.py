@@ -179,6 +179,14 @@ def test_a_clause_naming_a_total_without_a_yes_no_question_asks_for_a_number() -
     assert not asks_number("Is zero a permitted number of targets?")
 
 
+def test_a_number_asked_for_after_quoted_card_text_and_a_dash_is_asked_for() -> None:
+    from assistant.service import asks_number
+
+    assert asks_number('"up to 4 units" \u2014 what\'s the fewest targets I can pick?')
+    assert asks_number("split 4 dmg: how much does the other unit take?")
+    assert not asks_number('"up to 4 units" \u2014 can I pick none of them?')
+
+
 def test_an_empty_board_is_an_absence_the_reading_must_use() -> None:
     text = "board is empty of minions. can i play it anyway?"
     assert [c.text for c in uncovered(text, []) if c.category == "negation"] == ["empty"]

@@ -98,6 +98,19 @@ def test_a_non_prefix_does_not_deny_what_a_negated_verb_denies() -> None:
     assert isinstance(reader.read(q, bag(q), "riftbound"), NoFact)
 
 
+@pytest.mark.parametrize("question", [
+    "don't I have to play a unit with it?", "do not I have to play a unit with it?",
+    "isn't the battlefield a target too?", "so wait, cannot I pick my own unit?",
+])
+def test_a_negative_question_asks_the_positive_one(question: str) -> None:
+    assert negations(question) == ()
+
+
+def test_a_negated_statement_with_a_question_tag_still_denies() -> None:
+    assert negations("the battlefield is not targeted, right?") == ("target",)
+    assert negations("it cannot be targeted, can it?") == ("target",)
+
+
 def test_a_stated_number_no_wording_of_the_fact_states_is_not_read() -> None:
     assert isinstance(read("can an ability with 4 targets target the unit it comes from?"), NoFact)
 
