@@ -59,6 +59,8 @@ _NEGATIVE_QUESTION = re.compile(
     r"((?:do|does|did|is|are|was|were|could|should|would|will|wo|ca|must|has|have|had|may|might)(?:n't|\s+not)|cannot|can't)"
     r"\s+(?:i|you|we|they|it|he|she|that|this|there|these|those|my|your|our|their|its|his|her|the|a|an|each|every|all|any|both)\b",
     re.IGNORECASE)
+# "unplayable", "untargetable", "unblockable": what cannot be done, a negation of its verb.
+_CANNOT_BE = re.compile(r"\bun([a-z]{3,}?)(?:able|ible)\b", re.IGNORECASE)
 _DECISIVE = frozenset(stem(w) for w in DECISIVE)
 _COUNTED_SHARE = 0.25
 # Words that turn what is asked around without a negation ("exempt from needing",
@@ -74,7 +76,8 @@ _POLAR = frozenset(stem(w) for w in (
     "rather", "except", "unless", "forbid", "forbidden", "prohibited", "disallowed", "lose", "loses", "optional",
     "mandatory", "obligated", "automatically", "still", "anyway", "even", "after", "before", "during", "until", "while", "whole",
     "specifically", "explicitly", "expressly", "default", "otherwise", "opponent", "upto", "anynumber", "minimum",
-    "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "all", "both"))
+    "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "all", "both",
+    "total", "altogether", "combined", "overall"))
 _PHRASES = ((re.compile(r"\b(?:ruled?|rules) out\b"), "excluded"),
             (re.compile(r"\b(?:have|has|had|got) to\b|\bgotta\b|\b(?:make|makes|force|forces|forced) (?:me|you|them|him|her|the \w+)\b"), "must"),
             (re.compile(r"\bup to\b"), "upto"),
@@ -190,7 +193,8 @@ def negations(text: str) -> tuple[str, ...]:
     """What each negation of ``text`` (normalised, outside quoted text) denies: the first
     content word after it ("hasn't finished" -> "finish", "not on resolve" -> "resolve").
     Two texts say the same negations when these are equal: "not on resolve" and "not
-    before" deny different things. A negative question ("don't I have to?") denies nothing."""
+    before" deny different things. A negative question ("don't I have to?") denies nothing;
+    "unplayable" denies "play"."""
     plain = outside_quotes(text)
     asking = [m.span(1) for m in _NEGATIVE_QUESTION.finditer(plain)]
     out: list[str] = []
@@ -202,6 +206,7 @@ def negations(text: str) -> tuple[str, ...]:
         # "a non-attack event" names another kind of thing; it does not deny what "cannot
         # be attacked" denies.
         out.append(f"non-{denied}" if m.group().lower() == "non" else denied)
+    out.extend(stem(m.group(1)) for m in _CANNOT_BE.finditer(plain))
     return tuple(sorted(out))
 
 

@@ -87,3 +87,32 @@ def test_a_card_whose_text_does_not_fully_read_is_an_abstention(full_settings: S
     ans = assistant.ask("Can I play Hextech Ray on a unit at a battlefield?", game="riftbound")
     assert ans.verdict == "unknown"
     assert ans.error is not None and "Hextech Ray" in ans.error and "(Play on your turn" in ans.error
+
+
+def test_every_packaged_rule_fact_is_cited_from_a_rule_of_the_full_corpus(full_settings: Settings,
+                                                                          full_index: object) -> None:
+    from assistant.facts import load_facts
+
+    assistant = Assistant(full_settings, index=full_index)  # type: ignore[arg-type]
+    cited = assistant.facts.facts
+    assert {f.id for f in cited} == {f.id for f in load_facts()}
+    assert {f.game for f in cited} >= {"riftbound", "marvel-champions", "mtg"}
+    for f in cited:
+        assert full_index.get(f.doc, f.rule) is not None, f.id  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("question, game, verdict, doc", [
+    # Our own wording of rules of the full documents, which the seed excerpts do not hold.
+    ("how many copies of one card can i put in my main deck?", "riftbound", 3, "riftbound-core-rules-v1.3"),
+    ("does lifelink work when my creature deals noncombat damage to a player?", "mtg", "yes", "mtg-cr"),
+])
+def test_a_rule_of_the_full_documents_settles_an_abstract_question(full_settings: Settings, full_index: object,
+                                                                   question: str, game: str, verdict: object,
+                                                                   doc: str) -> None:
+    assistant = Assistant(full_settings, index=full_index)  # type: ignore[arg-type]
+    ans = assistant.ask(question, game=game)
+    got = ans.value if isinstance(verdict, int) else ans.verdict
+    assert got == verdict, ans.answer
+    assert ans.citations and ans.citations[0].doc == doc
+    for c in ans.citations:
+        assert full_index.verify_quote(c.doc, c.rule, c.quote)  # type: ignore[attr-defined]
