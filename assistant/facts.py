@@ -255,6 +255,11 @@ class RuleFacts:
         self._texts = EmbeddedTexts("facts", [w.q for _, w in self._raw], embed_documents, cache_dir,
                                     lambda t: normalise(prepare(t)), cache_key=cache_key)
 
+    def prepare(self) -> None:
+        """Build now what reading derives from the wordings (their vectors and forms, and
+        each game's classifier, trained once and kept in ``cache_dir``)."""
+        _ = self.wordings, self._classifiers
+
     @cached_property
     def wordings(self) -> list[FactWording]:
         return [FactWording(f, w.q, w.a, negations(t), numbers(t), polar_words(t))

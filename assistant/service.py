@@ -666,8 +666,9 @@ class Assistant:
 
     def prepare(self) -> None:
         """Build now what answering derives from the index on first use (the worked cases'
-        and the rule facts' embedded wordings), so no question pays for it."""
-        _ = self.worked.wordings, self.facts.wordings
+        and the rule facts' embedded wordings and classifiers), so no question pays for it."""
+        _ = self.worked.wordings
+        self.facts.prepare()
 
     def _fact_reading(self, q: str, game: str) -> FactReading | None:
         """The rule-fact reading of ``q``: the question as normalised, quoted card text kept,
