@@ -79,12 +79,14 @@ _POLAR = frozenset(stem(w) for w in (
     "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "all", "both",
     "total", "altogether", "combined", "overall"))
 _PHRASES = ((re.compile(r"\b(?:ruled?|rules) out\b"), "excluded"),
-            (re.compile(r"\b(?:have|has|had|got) to\b|\bgotta\b|\b(?:make|makes|force|forces|forced) (?:me|you|them|him|her|the \w+)\b"), "must"),
+            (re.compile(r"\b(?:have|has|had|got) to\b|\bgotta\b|\b(?:make|makes|force|forces|forced) (?:me|you|them|him|her|the \w+)\b"
+                        r"|\b(?:forced|obliged) to\b"), "must"),
             (re.compile(r"\bup to\b"), "upto"),
             (re.compile(r"\bany number\b"), "anynumber"),
             (re.compile(r"\b(?:fewest|least|min|minimum|smallest|lowest)\b"), "minimum"),
             (re.compile(r"\b(?:most|max|maximum|largest|highest|biggest)\b"), "maximum"))
 _NOTHING = frozenset({"zero", "empty"})
+_BOUNDS = frozenset({"upto", "anynumber"})
 
 
 class Wording(BaseModel):
@@ -117,6 +119,7 @@ class FactWording:
     negated: tuple[str, ...]
     numbers: tuple[int, ...]
     polar: frozenset[str]
+    counts: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,7 @@ class _Asked:
     negated: tuple[str, ...]
     numbers: tuple[int, ...]
     polar: frozenset[str]
+    counts: tuple[tuple[str, int], ...] = ()
 
 
 def _label(w: FactWording) -> str:
@@ -217,13 +221,39 @@ def numbers(text: str) -> tuple[int, ...]:
     return tuple(sorted(int(n) for n in _NUM.findall(plain)))
 
 
+def counts(text: str) -> tuple[tuple[str, int], ...]:
+    """What each number of ``text`` (normalised, outside quoted text) counts: the first
+    content word after it ("2 Might", "5 enemy units" -> ("might", 2), ("enemi", 5))."""
+    plain = _PRONOUN_ONE.sub(" ", _RULE_NUMBER.sub(" ", outside_quotes(text)))
+    out: list[tuple[str, int]] = []
+    for m in _NUM.finditer(plain):
+        after = [w for w in tokens(plain[m.end():])[:3] if content_words(w)]
+        if after:
+            out.append((stem(after[0]), int(m.group())))
+    return tuple(sorted(out))
+
+
+def _counted_apart(a: tuple[tuple[str, int], ...], b: tuple[tuple[str, int], ...]) -> bool:
+    """Some thing both texts count is counted differently ("2 Might" against "5 Might")."""
+    def by_thing(pairs: tuple[tuple[str, int], ...]) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for thing, n in pairs:
+            out.setdefault(thing, []).append(n)
+        return out
+    x, y = by_thing(a), by_thing(b)
+    return any(sorted(x[t]) != sorted(y[t]) for t in x.keys() & y.keys())
+
+
 def polar_words(text: str) -> frozenset[str]:
-    """The words of ``text`` (normalised, outside quoted text) that turn what it asks."""
+    """The words of ``text`` (normalised, outside quoted text) that turn what it asks, and
+    the bound on a count that quoted card text states ("choose up to 3" is not "choose 3")."""
+    quoted = " ".join(s.text for s in quoted_spans(text)).lower()
+    bounds = {word for rx, word in _PHRASES if word in _BOUNDS and rx.search(quoted)}
     plain = outside_quotes(text).lower()
     for rx, word in _PHRASES:
         plain = rx.sub(word, plain)
     words = tokens(plain)
-    out = {stem(w) for w in words} & _POLAR
+    out = ({stem(w) for w in words} & _POLAR) | bounds
     if _NOTHING & set(words) or "0" in words:
         out.add("nothing")
     return frozenset(out)
@@ -262,7 +292,7 @@ class RuleFacts:
 
     @cached_property
     def wordings(self) -> list[FactWording]:
-        return [FactWording(f, w.q, w.a, negations(t), numbers(t), polar_words(t))
+        return [FactWording(f, w.q, w.a, negations(t), numbers(t), polar_words(t), counts(t))
                 for (f, w), t in zip(self._raw, self._texts.prepared)]
 
     @cached_property
@@ -301,7 +331,7 @@ class RuleFacts:
         q = normalise(text)
         if sum(len(s.text.split()) > 1 for s in quoted_spans(q)) > 1:
             return NoFact("the question quotes two abilities; a rule fact is about one")
-        asked = _Asked(negations(q), numbers(q), polar_words(q))
+        asked = _Asked(negations(q), numbers(q), polar_words(q), counts(q))
         v = v / n
         sims = self._game_matrix[game] @ v  # one product, read by both readings
         nearest = self._nearest(sims, rows, asked)
@@ -319,7 +349,8 @@ class RuleFacts:
 
     def _fits(self, w: FactWording, asked: _Asked) -> bool:
         """``w`` denies what the question denies, says its turning words and its numbers."""
-        return w.negated == asked.negated and self._polar_fit(w, asked.polar) and self._numbers_fit(w, asked.numbers)
+        return (w.negated == asked.negated and self._polar_fit(w, asked.polar)
+                and self._numbers_fit(w, asked.numbers, asked.counts))
 
     def _nearest(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked) -> FactReading | NoFact:
         """The reading through the nearest wording that fits the question, clear of every
@@ -335,7 +366,7 @@ class RuleFacts:
         # round in words the question does not say ("does targeting end?" against "is it
         # still the target?"): that is no second reading.
         rival = next((float(sims[i]) for i in order if (w := wordings[int(rows[i])]).answer != top.answer
-                      and len(w.negated) == len(asked.negated) and self._numbers_fit(w, asked.numbers)
+                      and len(w.negated) == len(asked.negated) and self._numbers_fit(w, asked.numbers, asked.counts)
                       and not (w.fact.id == top.fact.id and not self._polar_fit(w, asked.polar, strict=False))), 0.0)
         if score - rival < self.margin:
             return NoFact("rule facts with different answers are as close to the question")
@@ -395,12 +426,13 @@ class RuleFacts:
             stated.setdefault(w.fact.id, []).append(bool(w.numbers))
         return frozenset(f for f, s in stated.items() if sum(s) >= _COUNTED_SHARE * len(s))
 
-    def _numbers_fit(self, w: FactWording, asked: tuple[int, ...]) -> bool:
+    def _numbers_fit(self, w: FactWording, asked: tuple[int, ...], counted: tuple[tuple[str, int], ...] = ()) -> bool:
         """The question's numbers are the wording's (a reading that drops a stated number
-        reads part of the question); a question without any may be read through a wording
-        with some only when the fact does not depend on numbers."""
+        reads part of the question), each counting the same thing ("2 Might, five enemy
+        units" is not "5 Might, two enemy units"); a question without any may be read
+        through a wording with some only when the fact does not depend on numbers."""
         if asked:
-            return w.numbers == asked
+            return w.numbers == asked and not _counted_apart(w.counts, counted)
         return not w.numbers or w.fact.id not in self._counted
 
 

@@ -7,7 +7,7 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar, cast
@@ -104,6 +104,8 @@ class Understood:
     request: Request
     hits: list[SearchHit]
     understanding: Understanding
+    vector: tuple[float, ...] | None = None  # the question's one embedding, of ``embedded``
+    embedded: str = ""
 
 
 @dataclass(frozen=True)
@@ -173,6 +175,10 @@ _GAME_THRESHOLD = 0.95
 
 # Two extractors' readings disagree: no third one settles it.
 _DISAGREE = re.compile(r"Two readings of the question disagree")
+# A rule fact takes a ruling away only when it is clearly the nearest reading: every wording
+# with another answer at least this much further from the question (twice the margin at
+# which a fact may answer on its own).
+_VETO_MARGIN = 0.12
 # An asking clause that offers alternatives ("a player or an Arena Space", "when played or
 # on resolution") is not one yes/no question ("... or not?" is).
 _ALTERNATIVES = re.compile(r"\bor\b(?!\s+(?:not|no|nah|what|something|anything|so)\b)", re.IGNORECASE)
@@ -441,7 +447,7 @@ class Assistant:
                     raise
                 except Exception:  # noqa: BLE001, S110 - keep the unfiltered passages
                     pass
-        return Understood(r.request, hits, u)
+        return Understood(r.request, hits, u, r.vector, r.reading)
 
     def _numbered(self, q: str) -> dict[str, str]:
         """Rule numbers written in the question -> the one loaded game that numbers them."""
@@ -670,15 +676,16 @@ class Assistant:
         _ = self.worked.wordings
         self.facts.prepare()
 
-    def _fact_reading(self, q: str, game: str) -> FactReading | None:
+    def _fact_reading(self, q: str, game: str, vector: Sequence[float] | None = None) -> FactReading | None:
         """The rule-fact reading of ``q``: the question as normalised, quoted card text kept,
-        is embedded (the card's words decide which fact it asks about)."""
+        is embedded (the card's words decide which fact it asks about), unless ``vector``
+        is given."""
         if not q:
             return None
         asking = ask_clause(q)
         if _ALTERNATIVES.search(outside_quotes(asking)):
             return None  # "may a player or an Arena Space be chosen?": one fact answers one of them
-        reading = self.facts.read(q, self._timed_embed_query(q), game)
+        reading = self.facts.read(q, vector if vector is not None else self._timed_embed_query(q), game)
         if not isinstance(reading, FactReading):
             return None
         if asks_number(asking) != isinstance(reading.answer, int):
@@ -701,10 +708,13 @@ class Assistant:
         if checked.ruling is not None and u.game is not None and not u.final:
             # Two extractors spoke: the engine's reading and the rule fact the question reads
             # as must agree, else abstain (a wrong ruling is worse than none).
+            # The check reads the question's one embedding (quoted card text blanked): it
+            # can only take a ruling away, and every gate still reads the whole question.
             t = time.perf_counter()
-            fact = self._fact_reading(u.read, u.game)
+            shared = x.vector if x.vector is not None and x.embedded == _reading(u.read) else None
+            fact = self._fact_reading(u.read, u.game, shared)
             self.timings.parsing += time.perf_counter() - t
-            if fact is not None and _fact_ruling(fact).disagrees(checked.ruling):
+            if fact is not None and fact.margin >= _VETO_MARGIN and _fact_ruling(fact).disagrees(checked.ruling):
                 u.error = (f"Two readings of the question disagree (one reads it as "
                            f"\u201c{fact.fact.ask}\u201d); please say it another way.")
                 return Checked(x, None)

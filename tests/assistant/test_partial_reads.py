@@ -10,11 +10,11 @@ from assistant import Assistant
 
 # A reading that would rule on part of what the question says abstains, and says why.
 PARTIAL = [
-    pytest.param('Ability text: "Distribute 3 damage among up to 3 targets. If a target becomes illegal, redistribute '
-                 'its damage among the remaining targets." One target goes illegal. Is its damage reassigned to the '
-                 "others?", "momon-wonder", "card text you quoted", id="quoted-text-no-reading-uses"),
-    pytest.param('Ability text: "Choose two targets. The same target may be chosen for both." Can I choose the same '
-                 "object for both target slots?", "momon-wonder", "only part of the ability's text",
+    pytest.param('Ability text: "Distribute 3 damage among up to 3 targets. Then return a card from your discard to '
+                 'your hand." One target goes illegal. Is its damage reassigned to the others?', "momon-wonder",
+                 "card text you quoted", id="quoted-text-no-reading-uses"),
+    pytest.param('Ability text: "Choose two targets. Then shuffle your graveyard into your deck." Can I choose the '
+                 "same object for both target slots?", "momon-wonder", "only part of the ability's text",
                  id="card-sentence-read-only-by-the-question"),
 ]
 
@@ -24,6 +24,22 @@ def test_a_partial_reading_abstains_and_says_why(assistant: Assistant, question:
     a = assistant.ask(question, game=game)
     assert a.verdict == "unknown" and a.value is None
     assert reason in a.answer
+
+
+# Card text the grammar reads only in part, whose whole sentence is what a rule settles: the
+# rule fact answers, cites the rule and states its reading.
+@pytest.mark.parametrize(("question", "rule"), [
+    (('Ability text: "Distribute 3 damage among up to 3 targets. If a target becomes illegal, redistribute its '
+     'damage among the remaining targets." One target goes illegal. Is its damage reassigned to the others?'), "11.4.9"),
+    (('Ability text: "Choose two targets. The same target may be chosen for both." Can I choose the same object for '
+     "both target slots?"), "11.4.4"),
+])
+def test_card_text_a_rule_settles_whole_is_answered_by_that_rule(assistant: Assistant, question: str,
+                                                                 rule: str) -> None:
+    a = assistant.ask(question, game="momon-wonder")
+    assert a.verdict == "yes", a.answer
+    assert "I read the question as" in a.answer
+    assert a.citations and a.citations[0].rule == rule
 
 
 def test_a_wording_no_grammar_form_knows_is_classified_by_the_learned_classifier(assistant: Assistant) -> None:
