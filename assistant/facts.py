@@ -214,17 +214,21 @@ def negations(text: str) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+def _numbered(text: str) -> str:
+    """``text`` outside quoted text, with rule numbers ("355.7", "11.4.5") and "one" as a
+    pronoun ("quick one", "the one that ...") blanked: what is left numbers things."""
+    return _PRONOUN_ONE.sub(" ", _RULE_NUMBER.sub(" ", outside_quotes(text)))
+
+
 def numbers(text: str) -> tuple[int, ...]:
-    """The numbers ``text`` (normalised) states, rule numbers ("355.7", "11.4.5") aside, and
-    "one" as a pronoun ("quick one", "the one that ...") too."""
-    plain = _PRONOUN_ONE.sub(" ", _RULE_NUMBER.sub(" ", outside_quotes(text)))
-    return tuple(sorted(int(n) for n in _NUM.findall(plain)))
+    """The numbers ``text`` (normalised) states, rule numbers and "one" as a pronoun aside."""
+    return tuple(sorted(int(n) for n in _NUM.findall(_numbered(text))))
 
 
 def counts(text: str) -> tuple[tuple[str, int], ...]:
     """What each number of ``text`` (normalised, outside quoted text) counts: the first
     content word after it ("2 Might", "5 enemy units" -> ("might", 2), ("enemi", 5))."""
-    plain = _PRONOUN_ONE.sub(" ", _RULE_NUMBER.sub(" ", outside_quotes(text)))
+    plain = _numbered(text)
     out: list[tuple[str, int]] = []
     for m in _NUM.finditer(plain):
         after = [w for w in tokens(plain[m.end():])[:3] if content_words(w)]

@@ -715,8 +715,7 @@ class Assistant:
             fact = self._fact_reading(u.read, u.game, shared)
             self.timings.parsing += time.perf_counter() - t
             if fact is not None and fact.margin >= _VETO_MARGIN and _fact_ruling(fact).disagrees(checked.ruling):
-                u.error = (f"Two readings of the question disagree (one reads it as "
-                           f"\u201c{fact.fact.ask}\u201d); please say it another way.")
+                u.error = _disagreement(fact.fact.ask)
                 return Checked(x, None)
         if checked.ruling is None and u.game is not None and not u.final and not _DISAGREE.match(u.error or ""):
             t = time.perf_counter()
@@ -775,8 +774,7 @@ class Assistant:
             other = engine.decide(engine.load_scenario(w.case.scenario))
             theirs = ("no" if other.verdict == "yes" else "yes") if w.invert else other.verdict
             if theirs != d.verdict or (d.value is not None and other.value is not None and other.value != d.value):
-                u.error = (f"Two readings of the question disagree (one reads it as "
-                           f"\u201c{w.wording.text}\u201d); please say it another way.")
+                u.error = _disagreement(w.wording.text)
                 return Checked(x, None)
         return Checked(x, d)
 
@@ -879,6 +877,12 @@ class Assistant:
         """The reading behind the answer to ``question``: the frame's slots with their
         evidence spans, the extractor and the scenario (one pass; nothing is stored)."""
         return self.explained(question, game, clarify=False).as_dict()
+
+
+def _disagreement(other: str) -> str:
+    """Why two extractors' readings that rule differently give no answer (``_DISAGREE``
+    matches it), naming the other reading."""
+    return f"Two readings of the question disagree (one reads it as \u201c{other}\u201d); please say it another way."
 
 
 def _fact_ruling(reading: FactReading) -> Ruling:
