@@ -47,7 +47,14 @@ NEG_WORDS = (r"\bnone\b|\bnothing\b|\bempty\b|\b(?:ha(?:s|ve|d|ving)|there(?: is
              r"|\bun(?:playable|castable|usable|targetable)\b|\bexclud\w*|\bnon-?target\w*|\bcancel\w*|\bnegat(?:e|es|ed|ing)\b|\bnullif\w*|\bvoid\w*|\bcounter(?:s|ed|ing)?\b")
 
 CUES: list[tuple[str, str]] = [
-    ("negation", r"\b(?:not|never|no longer|neither|nor)\b|n't\b|\bcannot\b|\bexempt from\b|" + NEG_PREDICATE + "|" + NEG_WORDS),
+    ("negation", r"\b(?:not|never|no longer|neither|nor)\b|n't\b|\bcannot\b|\bexempt from\b|" + NEG_PREDICATE + "|" + NEG_WORDS
+     # "there's no valid target", "no units in play": the situation lacks what the
+     # engine's reading would assume.
+     + r"|\bno (?:\w+ )?(?:valid|legal|possible|available|eligible|other)\b"
+     + r"|\bno (?:targets?|units?|minions?|enem(?:y|ies)|cards?|choices?|schemes?|threat|characters?|allies|heroes)\b"),
+    # "doesn't need every enemy to be a valid target": a necessity denied is not the
+    # property denied; no reading checks what an ability needs.
+    ("necessity", r"(?:n't|\bnot|\bnever) (?:\w+ )?(?:need|require|have to|has to)\b"),
     ("condition", r"\bunless\b|\bexcept(?:ion)?s?\b|\bonly if\b|\bprovided that\b"),
     ("express", (r"\b(?:expressly|explicitly|specifically)\b|\b(?:permits?|allows?|instructs?|requires?|defers?)\b"
                  r"(?= (?:a |an |the |it |that |duplicate|redistribut|new |fewer|more |the choice|choices))")),

@@ -1418,7 +1418,7 @@ class _Builder:
         (r"\bmove destination|\bdestination\b|\bwhere (?:it|they|the units?) (?:will )?moves?\b", "move_destination"),
         ((r"\bdamage (?:amount|split)|\bamount (?:of damage|assigned|for each)|\bhow much (?:damage|each target)\b|\bsplit\b|\bdamage (?:each|per) target\b|\bdamage assignment"
          # the thing chosen is the division of an amount: "division", "divide", "allocate", "amounts".
-         r"|\bdivi(?:sion|de|ded|ding)\b|\ballocat\w*|\bapportion\w*|\bamounts\b"), "split_amounts"),
+         r"|\bdivi(?:sion|de|ded|ding)\b|\ballocat\w*|\bapportion\w*|\bamounts?\b"), "split_amounts"),
         (r"\bdistribut", "distribution"),
         (r"[\"']may[\"']|\bmay choice\b|\boptional\b|\bwhether to (?:perform|do)\b", "may"),
         (r"\bchoices? (?:that )?(?:this section|the rules?|these rules|this step) (?:doesn't|does not|don't|do not|never) (?:outline|cover|list|mention|describe)\w*", "other"),
@@ -1436,11 +1436,23 @@ class _Builder:
     def choice_timing(self) -> Parse:
         low = self.q.lower()
         choice = None
-        for rx, c in self._CHOICES:
-            m = re.search(rx, low)
-            if m:
-                choice = c
-                self.note(f"choice={c}", m.group(0))
+        # The choice asked about is named in the asking clause ("is the amount going to each
+        # target decided ..."); the situation before it ("when a spell splits damage among
+        # several targets, ...") only sets the scene.
+        asking = ask_clause(low)
+        # "do I pick the targets while playing it?": the object of the asked choosing verb
+        # is the choice, whatever else the question names ("with split damage, ...").
+        verb = re.search(r"\b(?:do|does|did|can|could|must|should|may|will|would) (?:i|you|we|they|players?|the player|the controller)"
+                         r" (?:\w+ )?(?:choose|pick|select|decide|assign|declare|name) ", asking)
+        scopes = ([asking[verb.end():verb.end() + 40]] if verb else []) + [asking, low]
+        for scope in scopes:
+            for rx, c in self._CHOICES:
+                m = re.search(rx, scope)
+                if m:
+                    choice = c
+                    self.note(f"choice={c}", m.group(0))
+                    break
+            if choice is not None:
                 break
         if choice is None:
             raise ParseFailure("I could not tell which choice the question asks about.")
@@ -1449,7 +1461,10 @@ class _Builder:
         if alt:
             self.note("the alternative moment is not the one asked about", alt.group(0))
             low = low[: alt.start()]
-        m = re.search(r"\b(?:resolution|resolves?|resolving|resolved)\b", low)
+        # "before anything resolves" names a moment earlier than resolution, not resolution.
+        early = list(re.finditer(r"\b(?:before|prior to|ahead of) (?:\w+ ){0,2}?(?:resolution|resolves?|resolving|resolved)\b", low))
+        m = next((r for r in re.finditer(r"\b(?:resolution|resolves?|resolving|resolved)\b", low)
+                  if not any(e.start() <= r.start() < e.end() for e in early)), None)
         # "when I choose the targets": the moment the targets are chosen is finalization.
         m2 = re.search(r"\b(?:played|plays?|playing|cast|finali[sz]\w*|enters?|entering|queue|put on|chain|announced when"
                        r"|this step|making (?:relevant )?choices|(?:choos\w*|chose|pick\w*|select\w*) (?:the |my |its |their )?targets"
@@ -1464,6 +1479,9 @@ class _Builder:
         elif m2:
             when = "play"
             self.note("when=play", m2.group(0))
+        elif early:
+            when = "play"
+            self.note("when=play (before resolution)", early[0].group(0))
         else:
             raise ParseFailure("I could not tell which moment the question asks about.")
         ability = self.pick.ability if self.pick else _generic()

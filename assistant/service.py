@@ -183,7 +183,7 @@ _VETO_MARGIN = 0.12
 # on resolution") is not one yes/no question ("... or not?" is).
 _ALTERNATIVES = re.compile(r"\bor\b(?!\s+(?:not|no|nah|what|something|anything|so)\b)", re.IGNORECASE)
 
-_HOW_MUCH = re.compile(r"(?:^|[\u2014\u2013:;?!]\s*|\s-\s)\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount)"
+_HOW_MUCH = re.compile(r"(?:^|[\u2014\u2013:;?!]\s*|\s-\s|,\s*(?=(?:so |then |and )?(?:how|what)))\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount)"
                        r"|what(?: is|'s|s)? the (?:fewest|least|most|max(?:imum)?|min(?:imum)?|smallest|largest|highest|lowest|number|amount|total))\b",
                        re.IGNORECASE)
 

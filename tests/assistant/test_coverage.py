@@ -195,3 +195,52 @@ def test_an_empty_board_is_an_absence_the_reading_must_use() -> None:
 def test_a_proposal_made_instead_is_a_contrast_the_reading_must_use() -> None:
     text = "can i pick an arena space as that target instead?"
     assert [c.text for c in uncovered(text, []) if c.category == "contrast"] == ["instead"]
+
+
+def test_a_number_asked_for_after_a_scene_setting_comma_is_asked_for() -> None:
+    from assistant.service import asks_number
+
+    assert asks_number("Once I cast it, what's the largest number of units I can pick?")
+    assert asks_number("ok so, how many do I keep?")
+    assert not asks_number("if it has 2 targets, is the total 4?")
+
+
+def test_a_situation_lacking_what_the_reading_assumes_is_a_negation_the_reading_must_use() -> None:
+    for text, word in [("can i basic attack when there's no valid enemy?", "no valid"),
+                       ("no minions are in play. can i still play it?", "no minions")]:
+        assert [c.text for c in uncovered(text, []) if c.category == "negation"] == [word]
+
+
+def test_a_denied_necessity_is_not_a_denied_property() -> None:
+    text = "is it true that an area effect doesn't need every unit to be a legal target?"
+    assert [c.category for c in uncovered(text, []) if c.category == "necessity"] == ["necessity"]
+
+
+def test_a_moment_before_resolution_is_not_resolution(assistant: Assistant) -> None:
+    ans = assistant.ask('My unit says "As you play me, choose an enemy unit." Do I pick that enemy while I play the card, '
+                        "before anything resolves?", game="riftbound")
+    assert ans.verdict == "yes", ans.answer
+
+
+def test_the_choice_asked_about_is_the_object_of_the_asked_choosing_verb(assistant: Assistant) -> None:
+    ans = assistant.ask("with split damage, do i pick the targets while i'm playing the spell?", game="riftbound")
+    assert ans.verdict == "yes", ans.answer
+    assert "targets" in ans.answer
+
+
+def test_a_game_state_the_reading_does_not_use_is_not_ruled_on(assistant: Assistant) -> None:
+    # A scheme's threat decides what may be thwarted; a reading that assumes a scheme
+    # with threat answers another question.
+    ans = assistant.ask("can my hero basic thwart if every scheme sits at 0 threat?", game="marvel-champions")
+    assert ans.verdict != "yes", ans.answer
+
+
+def test_game_states_are_concepts_a_reading_must_use() -> None:
+    from assistant.gates import ConceptGate
+    from assistant.lexicon import load_lexicon
+
+    gate = ConceptGate(load_lexicon())
+    q = 'The crisis icon is out. My card says "Remove 1 threat from a scheme." Is the main scheme a valid target?'
+    assert [u.word for u in gate.unread(q, ["Remove 1 threat from a scheme", "valid target"])] == ["crisis"]
+    assert gate.unread(q, ["crisis", "Remove 1 threat from a scheme", "valid target"]) == []
+    assert [u.word for u in gate.unread("my ally is stunned, can i ready it?", ["ready"])] == ["stunned"]

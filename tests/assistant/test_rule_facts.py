@@ -214,8 +214,17 @@ def test_every_packaged_fact_of_a_loaded_document_is_cited_from_a_loaded_rule(as
 
 
 def test_a_ruling_the_rule_fact_contradicts_is_not_given(assistant) -> None:  # type: ignore[no-untyped-def]
-    # The grammar reads this as a basic power with a target in play; the rule fact it asks
-    # about says a basic power needs one. Two readings disagree: no ruling.
-    ans = assistant.ask("there is no valid target for my basic power. may I still use it?", game="marvel-champions")
+    # The grammar reads this as a choice the card's text makes mandatory; the rule fact it
+    # asks about says the controller is not required to play a unit. Two readings
+    # disagree: no ruling.
+    ans = assistant.ask("with Here to Help, am i obliged to really play a unit from my hand?", game="riftbound")
     assert ans.verdict == "unknown", ans.answer
-    assert "disagree" in ans.answer and "basic power" in ans.answer
+    assert "disagree" in ans.answer and "Here to Help" in ans.answer
+
+
+def test_a_situation_without_a_valid_target_is_not_read_as_one_with_a_target(assistant) -> None:  # type: ignore[no-untyped-def]
+    # "no valid target" is read: the grammar (which would assume a target in play) does not
+    # rule, and the rule fact that a basic power needs a valid target does.
+    ans = assistant.ask("there is no valid target for my basic power. may I still use it?", game="marvel-champions")
+    assert ans.verdict == "no", ans.answer
+    assert ans.citations and ans.citations[0].rule.startswith("target")
