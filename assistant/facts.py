@@ -285,6 +285,7 @@ class RuleFacts:
         self.margin = margin
         self.sure = sure
         self._cache_dir = cache_dir
+        self._models: dict[str, LearnedClassifier | None] = {}
         self._raw = [(f, w) for f in self.facts for w in f.wordings]
         self._texts = EmbeddedTexts("facts", [w.q for _, w in self._raw], embed_documents, cache_dir,
                                     lambda t: normalise(prepare(t)), cache_key=cache_key)
@@ -292,7 +293,9 @@ class RuleFacts:
     def prepare(self) -> None:
         """Build now what reading derives from the wordings (their vectors and forms, and
         each game's classifier, trained once and kept in ``cache_dir``)."""
-        _ = self.wordings, self._classifiers
+        _ = self.wordings
+        for game in self._rows:
+            self._classifier(game)
 
     @cached_property
     def wordings(self) -> list[FactWording]:
@@ -380,7 +383,7 @@ class RuleFacts:
                     asked: _Asked) -> FactReading | None:
         """The reading the learned classifier is sure of (probability >= ``sure``), through
         the closest wording of that fact and answer that fits the question."""
-        model = self._classifiers.get(game)
+        model = self._classifier(game)
         if model is None:
             return None
         label, p = max(model.probabilities(v.tolist()).items(), key=lambda kv: kv[1])
@@ -393,17 +396,19 @@ class RuleFacts:
         score, w = max(fitting, key=lambda sw: sw[0])
         return FactReading(w.fact, w, w.answer, score, 0.0, probability=p)
 
-    @cached_property
-    def _classifiers(self) -> dict[str, LearnedClassifier]:
-        """Per game, a softmax regression from a wording's vector to its fact and answer
-        (trained once on the wordings, cached beside them)."""
-        out: dict[str, LearnedClassifier] = {}
-        for game, rows in self._rows.items():
-            if len(rows):
+    def _classifier(self, game: str) -> LearnedClassifier | None:
+        """The game's softmax regression from a wording's vector to its fact and answer
+        (trained once on its wordings, cached beside them; built on the game's first
+        question, so a process asking about one game reads one model)."""
+        if game not in self._models:
+            rows = self._rows.get(game)
+            model = None
+            if rows is not None and len(rows):
                 labels = self._labels[rows].tolist()
-                out[game] = LearnedClassifier(sorted(set(labels)), self._game_matrix[game], labels, threshold=self.sure,
-                                              cache_dir=self._cache_dir, name=f"facts-model-{game}")
-        return out
+                model = LearnedClassifier(sorted(set(labels)), self._game_matrix[game], labels, threshold=self.sure,
+                                          cache_dir=self._cache_dir, name=f"facts-model-{game}")
+            self._models[game] = model
+        return self._models[game]
 
     @cached_property
     def _turning(self) -> dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]]:

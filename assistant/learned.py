@@ -44,9 +44,11 @@ class LearnedClassifier:
         self.classes = sorted(set(classes))
         self.threshold = threshold
         names = [(aliases or {}).get(k, k) for k in labels]
-        keep = np.array([k in self.classes for k in names], dtype=bool)
+        known = set(self.classes)
+        keep = np.array([k in known for k in names], dtype=bool)
         x = np.asarray(vectors, dtype=np.float32)[keep] if len(names) else np.zeros((0, 0), np.float32)
-        y = np.array([self.classes.index(k) for k, ok in zip(names, keep) if ok], dtype=np.int64)
+        at = {k: i for i, k in enumerate(self.classes)}
+        y = np.array([at[k] for k, ok in zip(names, keep) if ok], dtype=np.int64)
         key = hashlib.sha256(x.tobytes() + y.tobytes() + "|".join(self.classes).encode()).hexdigest()[:16]
         path = cache_dir / f"{name}-{key}.npz" if cache_dir is not None else None
         weights = _load(path)

@@ -660,7 +660,13 @@ class Assistant:
             # index built from any corpus.
             plain = Normaliser(self.lexicon)
             model = str(getattr(self.settings, "embedding_model", ""))
-            facts = RuleFacts(anchored(load_facts(), rules_of), self.index.embed_documents,
+            # Which facts a loaded rule quotes (and the rule's number) is read from the build's
+            # snapshot: a cold process does not search 8,000 rule texts for 900 quotes.
+            every = load_facts()
+            anchors = self._cached("fact-anchors", lambda: {f.id: f.rule for f in anchored(every, rules_of)})
+            cited = [f if f.rule == anchors[f.id] else f.model_copy(update={"rule": anchors[f.id]})
+                     for f in every if f.id in anchors]
+            facts = RuleFacts(cited, self.index.embed_documents,
                               cache_dir=self._texts_cache_dir(),
                               prepare=lambda t: plain.normalise(t).text,
                               cache_key=model + "|" + "|".join(sorted(self.lexicon.words())))
