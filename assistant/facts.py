@@ -87,6 +87,8 @@ _PHRASES = ((re.compile(r"\b(?:ruled?|rules) out\b"), "excluded"),
             (re.compile(r"\b(?:most|max|maximum|largest|highest|biggest)\b"), "maximum"))
 _NOTHING = frozenset({"zero", "empty"})
 _BOUNDS = frozenset({"upto", "anynumber"})
+# Quoted card text that affects every object of a kind ("remove 1 threat from each scheme").
+_EVERY = re.compile(r"\b(?:each|every|all)\b")
 
 
 class Wording(BaseModel):
@@ -253,6 +255,8 @@ def polar_words(text: str) -> frozenset[str]:
     the bound on a count that quoted card text states ("choose up to 3" is not "choose 3")."""
     quoted = " ".join(s.text for s in quoted_spans(text)).lower()
     bounds = {word for rx, word in _PHRASES if word in _BOUNDS and rx.search(quoted)}
+    if _EVERY.search(quoted):
+        bounds.add("each")  # quoted "each scheme" is not quoted "a scheme"
     plain = outside_quotes(text).lower()
     for rx, word in _PHRASES:
         plain = rx.sub(word, plain)

@@ -228,3 +228,15 @@ def test_a_situation_without_a_valid_target_is_not_read_as_one_with_a_target(ass
     ans = assistant.ask("there is no valid target for my basic power. may I still use it?", game="marvel-champions")
     assert ans.verdict == "no", ans.answer
     assert ans.citations and ans.citations[0].rule.startswith("target")
+
+
+def test_quoted_text_for_one_object_is_not_read_through_a_wording_quoting_every_object(assistant) -> None:  # type: ignore[no-untyped-def]
+    # A fact about "remove 1 threat from each scheme" under a crisis icon does not settle
+    # whether "Remove 1 threat from a scheme" may target the main scheme.
+    from assistant.facts import polar_words
+
+    assert "each" in polar_words('can "remove 1 threat from each scheme" be used?')
+    assert "each" not in polar_words('can "Remove 1 threat from a scheme" target it?')
+    ans = assistant.ask('The crisis icon is out and the main scheme has 3 threat. My card says "Remove 1 threat from a '
+                        'scheme." Can the main scheme be its target?', game="marvel-champions")
+    assert ans.verdict != "yes", ans.answer
