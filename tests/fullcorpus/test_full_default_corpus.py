@@ -60,6 +60,10 @@ def test_magic_is_a_game_with_a_policy() -> None:
     assert "mtg" in available_games()
 
 
+# The first questions on the full corpus build what answering derives from it once (every
+# rule fact's wordings embedded, each game's fact classifier trained: minutes on two cores
+# from a clean clone); the default timeout guards against hangs, not against that build.
+@pytest.mark.timeout(1800)
 def test_dev_set_stays_perfect_on_the_full_corpus(full_settings: Settings, full_index: object,
                                                   shared_dir: Path) -> None:
     assistant = Assistant(full_settings, index=full_index)  # type: ignore[arg-type]
