@@ -60,6 +60,7 @@ CUES: list[tuple[str, str]] = [
                  r"(?= (?:a |an |the |it |that |duplicate|redistribut|new |fewer|more |the choice|choices))")),
     ("quantity", (r"\b(?:more|fewer|less|greater) than\b|\bat (?:least|most)\b|\bonly \d+\b|\bonly (?:one|two|three|some)\b"
                   r"|\bboth\b|\b(?:the )?same (?:\w+ )?(?:object|target|unit|card|player|one|thing|slot|guy|dude|minion|enem\w+|character|ally|hero|villain|scheme|recruit|legend|creature|permanent)s?\b|\btwice\b|\bextra\b|\badditional\b"
+                  r"|\b(?:a )?different (?:\w+ )?(?:objects?|targets?|units?|cards?|players?|ones?|minions?|enem\w+|characters?|all(?:y|ies)|heroe?s?|schemes?|legends?|creatures?|permanents?)\b"
                   r"|\bnew (?:targets?|units?|enem\w+|choices?|objects?|recruits?)\b")),
     ("contrast", r"\brather than\b|\bother than\b|\binstead of\b|\binstead(?=\s*[?.!]|\s*$)|\bas a whole\b|\bon its own\b|\beach target on\b"),
     ("predicate", (r"\bautomatic\w*|\b(?:no|without) targeting\b|\bignor\w*|\bundo(?:ne)?\b|\breverse\w*|\btaken into account\b|\bconsidered\b|\bchecked\b"

@@ -38,6 +38,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from assistant.coverage import ask_start
 from assistant.embedded import EmbeddedTexts
 from assistant.learned import LearnedClassifier
 from assistant.textnorm import normalise, outside_quotes, quoted_spans
@@ -76,7 +77,7 @@ _POLAR = frozenset(stem(w) for w in (
     "rather", "except", "unless", "forbid", "forbidden", "prohibited", "disallowed", "lose", "loses", "optional",
     "mandatory", "obligated", "automatically", "still", "anyway", "even", "after", "before", "during", "until", "while", "whole",
     "specifically", "explicitly", "expressly", "default", "otherwise", "opponent", "upto", "anynumber", "minimum",
-    "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "all", "both",
+    "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "every", "all", "both",
     "total", "altogether", "combined", "overall"))
 _PHRASES = ((re.compile(r"\b(?:ruled?|rules) out\b"), "excluded"),
             (re.compile(r"\b(?:have|has|had|got) to\b|\bgotta\b|\b(?:make|makes|force|forces|forced) (?:me|you|them|him|her|the \w+)\b"
@@ -332,7 +333,22 @@ class RuleFacts:
         """Each wording's fact and answer (the classifier's class)."""
         return np.array([_label(w) for w in self.wordings])
 
-    def read(self, text: str, vector: Sequence[float], game: str) -> FactReading | NoFact:
+    def read(self, text: str, vector: Sequence[float], game: str,
+             terms: frozenset[str] = frozenset()) -> FactReading | NoFact:
+        """The fact ``text`` asks about, or why none. ``terms``: the game's own rules terms;
+        one the asking sentence says must be a word of the fact (a question about "points"
+        is not a fact about "Game Wins")."""
+        reading = self._read(text, vector, game)
+        if not isinstance(reading, FactReading):
+            return reading
+        q = normalise(text)
+        asking = outside_quotes(q[ask_start(q):])
+        unsaid = sorted((content_words(asking) & terms) - self._vocabulary[reading.fact.id])
+        if unsaid:
+            return NoFact(f"the question asks about {', '.join(repr(x) for x in unsaid[:3])}, which the rule fact I know does not")
+        return reading
+
+    def _read(self, text: str, vector: Sequence[float], game: str) -> FactReading | NoFact:
         rows = self._rows.get(game)
         v = np.asarray(vector, dtype=np.float32)
         n = float(np.linalg.norm(v))

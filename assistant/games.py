@@ -4,7 +4,7 @@ known example name, then the vocabulary of each loaded game (``GameInfo.terms``)
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -62,6 +62,29 @@ def distinctive_vocabulary(texts: dict[str, list[str]]) -> dict[str, frozenset[s
         others_p: set[str] = set().union(*(set(v) for k, v in pairs.items() if k != g)) if len(pairs) > 1 else set()
         out[g] = out[g] | frozenset(p for p, n in ps.items() if n >= 2 and p not in others_p)
     return out
+
+
+def rules_terms(texts: dict[str, list[str]], names: Iterable[str] = ()) -> frozenset[str]:
+    """The (stemmed) terms any loaded game's rules use as their own (capitalised mid-sentence:
+    "Mulligan", "Rune", "Ally", "Hexproof") and the games' names: words that make a question
+    one about those rules. Shared terms count: "mulligan" is a rules word of two games."""
+    out: set[str] = set()
+    for ts in texts.values():
+        out |= {stem(m.group(1).lower()) for t in ts for m in _TERM.finditer(t)}
+    out |= {stem(w) for n in names for w in _WORD.findall(n.lower())}
+    return frozenset(out - _FUNCTION)
+
+
+def rare_terms(texts: list[str], share: float = 0.05) -> frozenset[str]:
+    """One game's terms (:func:`rules_terms`) that at most ``share`` of its rules use: what a
+    question is specifically about ("points", "Ambush", "destroy"), not the words every rule
+    says ("card", "unit", "spell")."""
+    terms = rules_terms({"g": texts})
+    df: dict[str, int] = {}
+    for t in texts:
+        for w in {stem(w) for w in _WORD.findall(t.lower())} & terms:
+            df[w] = df.get(w, 0) + 1
+    return frozenset(w for w, n in df.items() if n <= share * max(len(texts), 1))
 
 
 def _bigrams(text: str) -> dict[str, int]:

@@ -4,7 +4,10 @@ about rules at all. A screened question is answered ``unknown`` and nothing is f
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from assistant.words import stem
 
 _URL = re.compile(r"\b(?:https?://|ftp://|www\.)\S+|\b[a-z0-9-]+\.(?:com|net|org|io|gg|dev|ai|co)\b(?:/\S*)?", re.IGNORECASE)
 _INJECTION = re.compile(
@@ -34,14 +37,24 @@ _OPINION = re.compile(
 )
 
 
+def _names_a_term(question: str, terms: Callable[[], frozenset[str]] | None) -> bool:
+    if terms is None:
+        return False
+    known = terms()
+    return any(stem(w) in known for w in re.findall(r"[a-z][a-z'-]{2,}", question.lower()))
+
+
 @dataclass(frozen=True)
 class Screen:
     ok: bool
     reason: str = ""
 
 
-def screen(question: str, max_chars: int = 2000) -> Screen:
-    """Decide whether a question may go on to parsing at all."""
+def screen(question: str, max_chars: int = 2000,
+           terms: Callable[[], frozenset[str]] | None = None) -> Screen:
+    """Decide whether a question may go on to parsing at all. ``terms``: the loaded rules'
+    own terms and game names (stemmed), read only when the fixed words above say nothing:
+    "can my creature with reach block a flyer?" is a rules question of a loaded game."""
     q = question.strip()
     if not q:
         return Screen(False, "The question is empty.")
@@ -53,6 +66,6 @@ def screen(question: str, max_chars: int = 2000) -> Screen:
         return Screen(False, "That reads as instructions to the assistant, not a rules question.")
     if _OPINION.search(q) and not re.search(r"\b(?:target|choose|resolv|legal|valid)\w*", q, re.IGNORECASE):
         return Screen(False, "That is not a rules question; I only rule on how the loaded rules apply.")
-    if not _RULES_WORDS.search(q) and '"' not in q:
+    if not _RULES_WORDS.search(q) and '"' not in q and not _names_a_term(q, terms):
         return Screen(False, "That is not a rules question; I only rule on how the loaded rules apply.")
     return Screen(True)

@@ -557,6 +557,21 @@ _ANAPHOR_PLURAL = re.compile(
 # "is the unit (still) the thing being targeted", "are the units targeted": the subject
 # of an asking clause about being targeted.
 _ASKED_SUBJECT = re.compile(r"\b(?:is|are) (?:the|that|this|those|these) (?P<n>[a-z]+) (?:(?:still|really|actually|the thing|one|what|being|that gets?|gets?) )*targeted\b")
+# The object of targeting in an asking sentence: "targeting my guy", "target him", "is that
+# guy targeted" (pronouns and the ability's own words are read elsewhere).
+_TARGETED_OBJECT = re.compile(
+    r"\btarget(?:s|ing|ed)?\s+(?P<obj>(?:my|your|his|her|their|our|the|that|this|those|these)\s+[a-z]+)\b"
+    r"|(?P<obj2>\b(?:my|your|his|her|their|our)\s+[a-z]+)\s+(?:gets?|got|is|was|be|being)\s+targeted\b")
+_NOUNS_AVAILABLE = r"units?|minions?|enem(?:y|ies)|targets?|objects?|characters?|all(?:y|ies)|heroe?s|legal targets?|valid targets?"
+# "no minions in play", "there aren't any units", "opp doesn't have any units", "nothing to
+# target", "with none": the situation has no object of the kind the ability chooses.
+_ZERO_AVAILABLE = re.compile(
+    r"\b(?:no|0|zero) (?:\w+ )?(?P<n1>" + _NOUNS_AVAILABLE + r")\b(?: (?:in play|anywhere|at all|available|are legal|exist|out|left|on the board))?"
+    r"|\bthere (?:are|is|were|was) not any (?:\w+ )?(?P<n2>" + _NOUNS_AVAILABLE + r")\b(?: (?:in play|anywhere|at all|available|out|left|on the board))?"
+    r"|\b(?:does|do|did) not have any (?:\w+ )?(?P<n3>" + _NOUNS_AVAILABLE + r")\b(?: (?:in play|anywhere|at all|available|out|left|on the board))?"
+    r"|\b(?:units?|minions?|enem(?:y|ies)|targets?) (?:are|is) (?:not )?(?:in play|available)\b.*\bno\b|\bthere are none\b"
+    r"|\bnothing (?:to target|targetable|(?:that is |that's )?(?:valid|legal)(?: to target)?)\b|\bwith none\b|\bnone (?:are|is) (?:in play|out|legal|valid|available)\b")
+_ASKING_SENTENCE = re.compile(r"[^.?!;]*\?")
 _PP_MODIFIER = re.compile(
     r"(?P<head>\b(?:units?|minions?|enem(?:y|ies)|cards?|objects?|legends?|characters?|schemes?|ones?|targets?)\b)"
     r"(?P<pp>\s+(?:at|on|in|from|of)\s+(?:(?:a|an|the|that|this|its|their|each|every|another|any|my|your|1)\s+)?"
@@ -614,7 +629,7 @@ class _Builder:
 
     def _is_target(self) -> Parse:
         low = self.low
-        m_never = re.search(r"\b(?:never|not|n't|nowhere)\b[^.?]*\b(?:says?|saying|uses?|mentions?|contains?|appears?)\b[^.?]*\bchoose\b"
+        m_never = re.search(r"\b(?:never|not|n't|nowhere)\b(?:(?!\bnot\b|\bnever\b|n't\b)[^.?])*\b(?:says?|saying|uses?|mentions?|contains?|appears?)\b[^.?]*\bchoose\b"
                             r"|\bchoose\b[^.?]*\b(?:appears? nowhere|never appears|is not|isn't)\b[^.?]*|\bwithout (?:ever )?(?:saying|using|the word) \W?choose\W?", low)
         if m_never:
             self.note("the text need not say 'choose' to target", m_never.group(0))
@@ -687,10 +702,24 @@ class _Builder:
     def _subject(self, ability: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
         # The asking sentence names the subject; earlier sentences describe the situation.
         ask = ask_clause(self.low)
+        asking = [a for a in _ASKING_SENTENCE.findall(outside_quotes(self.low)) if a.strip()]
+        if len(asking) > 1:
+            # "the unit is what's targeted, right? the bf is just where it has to be?": two
+            # asking sentences about two parts ask two things; one reading answers one.
+            kept = list(self.because)
+            subjects = {(e["id"] if e else None, part) for e, part in (self._subject_in(ability, a) for a in asking)}
+            self.because = kept
+            if len(subjects) > 1:
+                raise ParseFailure("The question asks about two parts of the ability in two sentences; I can check only one at a time.")
         if ask != self.low:
             got = self._subject_in(ability, ask)
             if got[0] is not None:
                 return got
+            named = _TARGETED_OBJECT.search(outside_quotes(ask))
+            if named is not None:
+                # The asking sentence names what is targeted ("does it count as targeting my
+                # guy?") in words no type reads: the situation's nouns are not its subject.
+                raise ParseFailure(f"I could not tell which object '{named.group('obj') or named.group('obj2')}' refers to.")
         return self._subject_in(ability, self.low)
 
     def _subject_in(self, ability: dict[str, Any], low: str) -> tuple[dict[str, Any] | None, str]:
@@ -855,12 +884,21 @@ class _Builder:
         p.combine = "invert"
         return p
 
-    def _count_available(self) -> int | None:
+    def _count_available(self, eff: dict[str, Any] | None = None) -> int | None:
         low = self.low
-        m = re.search(r"\b(?:no|0|zero) (?:\w+ )?(?:units?|minions?|enem(?:y|ies)|targets?|objects?|characters?|legal targets?)\b(?: (?:in play|anywhere|at all|available|are legal|exist))?"
-                      r"|\b(?:units?|minions?|enem(?:y|ies)|targets?) (?:are|is) (?:not )?(?:in play|available)\b.*\bno\b|\bthere are none\b|\bnothing to target\b", low)
-        if m:
-            self.note("state: none available", m.group(0))
+        zero = list(_ZERO_AVAILABLE.finditer(low))
+        if zero:
+            named = {g for m in zero for g in (m.group("n1"), m.group("n2"), m.group("n3")) if g}
+            pool = eff.get("selection", {}).get("pool", {}) if eff else {}
+            kinds = set(pool.get("types") or []) | set(pool.get("traits") or [])
+            for n in named:
+                t = next((tt for rx, tt in _TYPE_WORDS if re.fullmatch(rx.replace("\\b", ""), n)), None)
+                if eff is not None and t is not None and (t != _object_type(eff) or "enemy" in kinds and n.startswith("minion")):
+                    # "no minions out" when the ability may also choose the villain: the
+                    # absence of one kind is not the absence of every legal choice.
+                    raise ParseFailure(f"The question says there are no {n}, but the ability can choose other objects too.")
+            for m in zero:
+                self.note("state: none available", m.group(0))
             return 0
         m = re.search(r"\b(?:only|just) (\d+) (?:\w+ )?(?:legal |valid |available )?(?:targets?|units?|minions?|enem(?:y|ies)|objects?)\b"
                       r"|\b(?:with|there are|there is|has) (\d+) (?:legal|valid|available|possible) (?:targets?|units?|options?)\b"
@@ -940,7 +978,7 @@ class _Builder:
             self.note(f"play.had_alternative={alt}", (has_alt or no_alt).group(0))  # type: ignore[union-attr]
             _candidates(w, eff, 2)
             return self._one(ability, w, {"kind": "can_play"}, {"play": play})
-        n = self._count_available()
+        n = self._count_available(eff)
         if n is None:
             n = 3
             # Not said: the answer states it (the ruling for a board with legal targets).
@@ -1698,13 +1736,24 @@ def accept(q_raw: str, p: Parse, every_number: bool = False) -> None:
     ability_quotes = [(s.start, s.end) for s in quoted_spans(q)
                       if s.text.lower() in used or not any(c.category != "quantity" for c in cues(s.text))]
     known = ability_quotes + list(pol.spans) + baseline_spans(q)
+    if p.kind in _CHANGE_KINDS:
+        # Changing or adding a target is choosing a different object: the kind reads the word.
+        known += [(m.start(), m.end()) for m in _DIFFERENT.finditer(q)]
     if p.kind in COUNTED_KINDS or every_number:
         ab = (p.alternatives[0] if p.alternatives else p.scenario or {}).get("ability", {}) or {}
         _account_numbers(q, credited + known, " ".join([ab.get("text", "")] + [e.get("text", "") for e in ab.get("effects", [])]))
     _account_asked_object(q, credited)
     _one_ability_only(q, p)
+    # A slot whose words run across a sentence ("... when it resolves; the text doesn't defer
+    # it. B says ...") was matched loosely: it credits no negation inside it.
+    tight = [s for s in situation if not _SENTENCE_BREAK.search(q[s[0]:s[1]])]
     left = [c for c in uncovered(q, credited + known)]
-    left += [c for c in uncovered(q, situation + known) if c.category == "negation" and c not in left]
+    left += [c for c in uncovered(q, tight + known) if c.category == "negation" and c not in left]
+    both = _CONTRAST_NOT.search(outside_quotes(q))
+    if both is not None and not left:
+        # "targets the battlefield and not the units": two propositions, one of them negated;
+        # a reading checks one property of one object.
+        raise ParseFailure(f"The question states two things at once ('{both.group(0).strip()}'); I can check only one at a time.")
     if left:
         words = ", ".join(repr(c.text) for c in left[:3])
         raise ParseFailure(f"The question says {words}, which my reading of it does not account for.")
@@ -1740,6 +1789,12 @@ def _account_numbers(q: str, credited: list[tuple[int, int]], ability_text: str 
         if not any(a <= m.start() and m.end() <= b for a, b in credited):
             ctx = out[max(0, m.start() - 20): m.end() + 20].strip()
             raise ParseFailure(f"The question gives the number {tok} ('{ctx}'), which my reading of it does not use.")
+
+
+_CHANGE_KINDS = {"can_change", "can_change_choices", "add_target"}
+_DIFFERENT = re.compile(r"\b(?:a )?different (?:\w+ )?\w+", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"[.;!?]\s")
+_CONTRAST_NOT = re.compile(r"(?:\b(?:and|but)\s+|,\s*)(?:not|never)\s+(?:the|a|an|its|their|his|her|my|your|any|on|to)\b", re.IGNORECASE)
 
 
 def _account_asked_object(q: str, credited: list[tuple[int, int]]) -> None:

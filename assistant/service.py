@@ -24,7 +24,7 @@ from assistant.clarify import Clarifier, clarifier_for
 from assistant.coverage import credited_spans
 from assistant.facts import FactReading, RuleFacts, anchored, load_facts
 from assistant.frame import Extractor, Frame, frame_of
-from assistant.games import detect_game, distinctive_vocabulary
+from assistant.games import detect_game, distinctive_vocabulary, rare_terms, rules_terms
 from assistant.gates import ConceptGate, filled_concepts
 from assistant.guard import screen
 from assistant.intents import EXEMPLARS, KIND_ALIASES, KIND_NAMES, KindClassifier
@@ -181,6 +181,11 @@ _DISAGREE = re.compile(r"Two readings of the question disagree")
 _VETO_MARGIN = 0.12
 # An asking clause that offers alternatives ("a player or an Arena Space", "when played or
 # on resolution") is not one yes/no question ("... or not?" is).
+# "Is B right?" (after normalising, whose tag words go: "Is B?", "Am I?").
+_WHOSE_CLAIM = re.compile(r"\b(?:is|am|are|was)\s+(?:\w+\s+){0,2}(?:right|correct|wrong)\b|\bwho(?:'s| is) (?:right|correct)\b"
+                          r"|^\s*(?:\w+,?\s+)?(?:is|am|was)\s+(?:i|he|she|opp|player\s+\w+|[ab]|my\s+\w+)\s*\?\s*$", re.IGNORECASE)
+_CLAIM = re.compile(r"\b(?:says?|said|claims?|claimed|argues?|argued|thinks?|insists?|insisted|wants? to|believes?|points? out|objects?)\b",
+                    re.IGNORECASE)
 _ALTERNATIVES = re.compile(r"\bor\b(?!\s+(?:not|no|nah|what|something|anything|so)\b)", re.IGNORECASE)
 
 _HOW_MUCH = re.compile(r"(?:^|[\u2014\u2013:;?!]\s*|\s-\s|,\s*(?=(?:so |then |and )?(?:how|what)))\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount)"
@@ -221,6 +226,9 @@ class Assistant:
         self._finder: CardFinder | None = None
         self._games: list[GameInfo] | None = None
         self._vocab: dict[str, frozenset[str]] | None = None
+        self._terms: frozenset[str] | None = None
+        self._per_game_terms: dict[str, frozenset[str]] | None = None
+        self._rare_terms: dict[str, frozenset[str]] | None = None
         self._texts: dict[str, list[str]] | None = None
         self._lexicon: Lexicon | None = None
         self._normaliser: Normaliser | None = None
@@ -257,6 +265,28 @@ class Assistant:
             texts = self._rule_texts()
             self._vocab = self._cached("vocabulary", lambda: distinctive_vocabulary(texts) if texts else {})
         return self._vocab or None
+
+    def _rules_terms(self) -> frozenset[str]:
+        """Every loaded game's own terms and names (the screen reads them when its fixed
+        words find none)."""
+        if self._terms is None:
+            names = [g.name or g.id for g in self.games()] + [g.id for g in self.games()]
+            self._terms = frozenset().union(rules_terms({}, names), *self._game_terms().values())
+        return self._terms
+
+    def _specific_terms(self) -> dict[str, frozenset[str]]:
+        """Per loaded game, its terms that few of its rules use (what a question is about)."""
+        if self._rare_terms is None:
+            self._rare_terms = self._cached(
+                "specific-terms", lambda: {g: rare_terms(ts) for g, ts in self._rule_texts().items()})
+        return self._rare_terms
+
+    def _game_terms(self) -> dict[str, frozenset[str]]:
+        """Per loaded game, the terms its rules use as their own (stemmed)."""
+        if self._per_game_terms is None:
+            self._per_game_terms = self._cached(
+                "game-terms", lambda: {g: rules_terms({g: ts}) for g, ts in self._rule_texts().items()})
+        return self._per_game_terms
 
     def _cached(self, name: str, make: Callable[[], _T], shared: dict[str, object] | None = None) -> _T:
         """``make()``, kept in the index build's snapshot (assistant/caching.py) when the
@@ -691,7 +721,12 @@ class Assistant:
         asking = ask_clause(q)
         if _ALTERNATIVES.search(outside_quotes(asking)):
             return None  # "may a player or an Arena Space be chosen?": one fact answers one of them
-        reading = self.facts.read(q, vector if vector is not None else self._timed_embed_query(q), game)
+        if _WHOSE_CLAIM.search(asking) and len(_CLAIM.findall(outside_quotes(q))) >= 2:
+            # "A wants X; B says Y. Is B right?": the answer is about one of two claims, and a
+            # fact's wording says which one only by chance.
+            return None
+        reading = self.facts.read(q, vector if vector is not None else self._timed_embed_query(q), game,
+                                  self._specific_terms().get(game, frozenset()))
         if not isinstance(reading, FactReading):
             return None
         if asks_number(asking) != isinstance(reading.answer, int):
@@ -856,7 +891,7 @@ class Assistant:
         max_chars = getattr(self.settings, "max_question_chars", 2000) if self.settings else 2000
         fits = bool(question.strip()) and len(question) <= max_chars
         norm = self.normaliser.normalise(question) if fits else Normalised(question, question)
-        s = screen(norm.text, max_chars) if fits else screen(question, max_chars)
+        s = screen(norm.text, max_chars, self._rules_terms) if fits else screen(question, max_chars)
         prior = self.store.load(conversation_id) if conversation_id else None
         blocked = None if s.ok or (prior and _FOLLOWUP.search(question)) else s.reason
         req = Request(question=question, text=norm.text, game=game, id=id, conversation_id=conversation_id,
