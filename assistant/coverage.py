@@ -76,7 +76,13 @@ _BASELINE = re.compile(
     r"|\b(?:does(?:n't| not)|do(?:n't| not)|never) (?:expressly |explicitly )?(?:permit|allow|instruct|require|mention)s?\b[^.?;,]*"
     # "(the text doesn't say otherwise)", "doesn't say duplicates are allowed": the default case.
     r"|\b(?:does(?:n't| not)|do(?:n't| not)|never) (?:say|state)s? (?:otherwise|so|anything else)\b"
-    r"|\b(?:does(?:n't| not)|do(?:n't| not)|never) (?:say|state)s? (?:that )?[\w ]{1,30}? (?:are|is) (?:allowed|permitted)\b",
+    r"|\b(?:does(?:n't| not)|do(?:n't| not)|never) (?:say|state)s? (?:that )?[\w ]{1,30}? (?:are|is) (?:allowed|permitted)\b"
+    # "if nothing lets me", "with nothing in the text allowing it": no permission, the default.
+    r"|\b(?:nothing|no (?:card|effect|ability|rule|text))(?: (?:in|on) (?:the|my|its|that) (?:\w+ )?(?:text|ability|card|spell))? (?:lets?|letting|allows?|allowing|permits?|permitting|says? (?:i|you|we) can)\b"
+    # "... targeting or not?", "whether or not": the question's own two sides, not a negation.
+    r"|\bwhether or not\b|\bor not(?=\s*(?:[?.!]|$))"
+    # "we weren't sure if that counts": the asker's doubt about what is asked, not the situation.
+    r"|\b(?:i|we|they) (?:were|was|are|am) not (?:sure|certain) (?:if|whether) (?:that|it|this) (?:counts?|is|works?)\b",
     re.IGNORECASE)
 
 # An asserted proposition whose truth is asked about.
@@ -147,6 +153,19 @@ def polarity(text: str, protected: Iterable[tuple[int, int]] = ()) -> Polarity:
     m = _NEG_AUX.match(text)
     if m:
         spans.append((m.start(), m.end()))
+    claim = asked_claim(text)
+    if claim is not None:
+        # "B says you can't play it. Is B right?" asks whether B's claim is true: the claim
+        # is the asserted proposition (one negation in it inverts; two are left uncovered).
+        (lo, hi), said = claim
+        negs = [n for n in _NEG.finditer(text, lo, hi) if free(n)]
+        negs += [n for n in _NEG_PRED.finditer(text, lo, hi) if free(n) and not any(a.start() <= n.start() < a.end() for a in negs)]
+        if len(negs) == 1:
+            n = negs[0]
+            return Polarity(True, (*spans, said, (n.start(), n.end())), n.group(0))
+        if not negs:
+            return Polarity(False, (*spans, said))
+        return Polarity(False, tuple(spans))
     head = _ASSERT_HEAD.search(text)
     tail = _ASSERT_TAIL.search(text)
     if head or tail:
@@ -188,6 +207,32 @@ def polarity(text: str, protected: Iterable[tuple[int, int]] = ()) -> Polarity:
         if free(n):
             return Polarity(True, tuple(spans) + ((n.start(), n.end()),), n.group(0))
     return Polarity(False, tuple(spans))
+
+
+_WHO = r"(?:player\s+)?(?:[ab]|i|he|she|opp|opponent|my\s+\w+|your\s+\w+)"
+_IS_WHO_RIGHT = re.compile(r"\b(?:is|am)\s+(?P<who>" + _WHO + r")\s*(?:right|correct)?\s*\?\s*$", re.IGNORECASE)
+_SAYS = re.compile(r"(?:^|(?<=[\s,.;:]))(?P<who>" + _WHO + r")\s+(?:says?|said|claims?|claimed|argues?|argued|insists?|insisted|thinks?|believes?)"
+                   r"\s+(?:that\s+)?(?P<claim>[^.;?!]+)", re.IGNORECASE)
+
+
+def _who(w: str) -> str:
+    w = re.sub(r"^player\s+", "", w.strip().lower())
+    return "opp" if w == "opponent" else w
+
+
+def asked_claim(text: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """In "A says X. B says Y. Is B right?", the span of the claim asked about (Y) and the
+    span from its claimant to the end (the words that ask it); None for any other form or
+    when the asked claimant made no claim or more than one."""
+    asked = _IS_WHO_RIGHT.search(text)
+    if asked is None:
+        return None
+    who = _who(asked.group("who"))
+    mine = [m for m in _SAYS.finditer(text, 0, asked.start()) if _who(m.group("who")) == who]
+    if len(mine) != 1:
+        return None
+    m = mine[0]
+    return (m.start("claim"), m.end("claim")), (m.start(), m.start("claim"))
 
 
 def ask_start(text: str) -> int:

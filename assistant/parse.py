@@ -571,6 +571,7 @@ _ZERO_AVAILABLE = re.compile(
     r"|\b(?:does|do|did) not have any (?:\w+ )?(?P<n3>" + _NOUNS_AVAILABLE + r")\b(?: (?:in play|anywhere|at all|available|out|left|on the board))?"
     r"|\b(?:units?|minions?|enem(?:y|ies)|targets?) (?:are|is) (?:not )?(?:in play|available)\b.*\bno\b|\bthere are none\b"
     r"|\bnothing (?:to target|targetable|(?:that is |that's )?(?:valid|legal)(?: to target)?)\b|\bwith none\b|\bnone (?:are|is) (?:in play|out|legal|valid|available)\b")
+_STAT_VALUE = re.compile(r"\b(ATK|THW|SCH)(?: of| is| =)? (\d+)|\b(\d+) (ATK|THW|SCH)\b")
 _ASKING_SENTENCE = re.compile(r"[^.?!;]*\?")
 _PP_MODIFIER = re.compile(
     r"(?P<head>\b(?:units?|minions?|enem(?:y|ies)|cards?|objects?|legends?|characters?|schemes?|ones?|targets?)\b)"
@@ -857,6 +858,9 @@ class _Builder:
             val = int(sm.group(2) or sm.group(3)) if sm else 1
             if sm:
                 self.note(f"source {ability['uses_stat']}={val}", sm.group(0))
+                for again in _STAT_VALUE.finditer(self.out):
+                    if again.start() != sm.start() and int(again.group(2) or again.group(3)) == val:
+                        self.note(f"source {ability['uses_stat']}={val} (restated)", again.group(0))
             w.add("hero", "hero", "you", stats={ability["uses_stat"]: val})
         return self._one(ability, w, {"kind": "valid_target", "effect": eff["id"], "object": oid})
 
@@ -900,7 +904,7 @@ class _Builder:
             for m in zero:
                 self.note("state: none available", m.group(0))
             return 0
-        m = re.search(r"\b(?:only|just) (\d+) (?:\w+ )?(?:legal |valid |available )?(?:targets?|units?|minions?|enem(?:y|ies)|objects?)\b"
+        m = re.search(r"\b(?:only|just) (\d+) (?:\w+ )?(?:legal |valid |available )?(?:targets?|units?|minions?|enem(?:y|ies)|objects?|ones)\b"
                       r"|\b(?:with|there are|there is|has) (\d+) (?:legal|valid|available|possible) (?:targets?|units?|options?)\b"
                       r"|\b(?:only|just|but only|but just) (\d+) (?:is|are) (?:legal|valid|available)\b"
                       r"|\bat least (\d+) (?:\w+ )?(?:is|are) (?:a )?(?:valid|legal)(?: targets?)?\b", low)
@@ -957,6 +961,9 @@ class _Builder:
             src = w.add("hero", "hero", "you", stats={ability["uses_stat"]: val})
             ability["source"] = src
             self.note(f"source {ability['uses_stat']}={val}", m.group(0) if m else "hero")
+            for again in _STAT_VALUE.finditer(self.out):
+                if m and again.start() != m.start() and int(again.group(2) or again.group(3)) == val:
+                    self.note(f"source {ability['uses_stat']}={val} (restated)", again.group(0))
             t = _object_type(eff)
             for rx, tt in _TYPE_WORDS:
                 if re.search(r"(?:against|on) (?:a |an |the )?" + rx.strip("\\b"), low) and tt != "hero":

@@ -78,14 +78,14 @@ def test_a_rules_term_the_fact_says_is_read() -> None:
     ("question", "game"),
     [
         # The deferral slot's words ran across three sentences and swallowed "doesn't".
-        ("An Ability says 'choose a direction'. My friend wants to decide the direction as it resolves; the text "
-         "doesn't defer that. I say it's fixed once it enters the Queue. Am I right?", "momon-wonder"),
+        (("An Ability says 'choose a direction'. My friend wants to decide the direction as it resolves; the text "
+         "doesn't defer that. I say it's fixed once it enters the Queue. Am I right?"), "momon-wonder"),
         # "no minions" while the ability may still choose the villain.
-        ("my event says 'deal 4 damage to an enemy' but there aren't any minions in play, only the villain. "
-         "can I play it?", "marvel-champions"),
+        (("my event says 'deal 4 damage to an enemy' but there aren't any minions in play, only the villain. "
+         "can I play it?"), "marvel-champions"),
         # The asked object ("my guy") is not the battlefield the situation mentions.
-        ("her card says 'kill all units at a battlefield' and my guy reacts when he's targeted. does that count "
-         "as targeting my guy?", "riftbound"),
+        (("her card says 'kill all units at a battlefield' and my guy reacts when he's targeted. does that count "
+         "as targeting my guy?"), "riftbound"),
     ],
 )
 def test_a_reading_that_misses_part_of_the_question_abstains(assistant: Assistant, question: str, game: str) -> None:
@@ -105,3 +105,35 @@ def test_a_double_negation_in_an_asserted_statement_is_read_as_such(assistant: A
     a = assistant.ask("Is it true that \"Stun a unit\" doesn't target anything, since the card never says choose?",
                       game="riftbound")
     assert a.verdict == "no"
+
+
+# ------------------------------------------------------------------ disputes and the default case
+def test_the_claim_of_the_player_asked_about_is_the_asserted_proposition() -> None:
+    from assistant.coverage import asked_claim, polarity
+
+    text = "A says it can be played. B says it cannot. Is B right?"
+    claim = asked_claim(text)
+    assert claim is not None and text[claim[0][0]:claim[0][1]] == "it cannot"
+    p = polarity(text)
+    assert p.negated and p.words == "cannot"
+    assert not polarity("A says it cannot. B says it can. Is B right?").negated
+    assert asked_claim("A says it can. Who is right?") is None
+
+
+def test_a_negated_claim_is_ruled_on_as_the_negation(assistant: Assistant) -> None:
+    a = assistant.ask("Crisis icon is in play. A plays a card that says 'remove 1 threat from each scheme' and a side "
+                      "scheme has 2 threat. B says you cannot play that card while the crisis is out. Is B right?",
+                      game="marvel-champions")
+    assert a.verdict == "no"
+
+
+@pytest.mark.parametrize(
+    ("question", "verdict"),
+    [
+        ("once my spell is on the chain can I change its target if nothing lets me?", "no"),
+        ('My card just says "Stun a unit." and we weren\'t sure if that counts as targeting or not. does it target?',
+         "yes"),
+    ],
+)
+def test_statements_of_the_default_case_are_not_negations(assistant: Assistant, question: str, verdict: str) -> None:
+    assert assistant.ask(question, game="riftbound").verdict == verdict
