@@ -36,6 +36,7 @@ class _File(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     slang: dict[str, str] = Field(default_factory=dict)
+    card_text: dict[str, str] = Field(default_factory=dict)
     known: list[str] = Field(default_factory=list)
     contractions: dict[str, str] = Field(default_factory=dict)
     filler: Filler = Filler()
@@ -48,6 +49,9 @@ class Lexicon(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     slang: dict[str, str] = Field(default_factory=dict)
+    card_text: dict[str, str] = Field(default_factory=dict)
+    """Shorthand players write inside the card text they quote ('deal 3 dmg'): no card
+    prints it, so it is written out there too."""
     known: frozenset[str] = frozenset()
     """Words the speller accepts as they are (players' jargon no dictionary has)."""
     contractions: dict[str, str] = Field(default_factory=dict)
@@ -59,7 +63,7 @@ class Lexicon(BaseModel):
     def words(self) -> set[str]:
         """Every word the lexicon writes (known to the speller)."""
         out: set[str] = set()
-        for text in [*self.slang.values(), *self.contractions.values(), *self.known]:
+        for text in [*self.slang.values(), *self.card_text.values(), *self.contractions.values(), *self.known]:
             out.update(w.lower() for w in text.split())
         return out
 
@@ -77,6 +81,7 @@ def load_lexicon(dirs: Iterable[Path] = (), games: Iterable[str] | None = None) 
     built-in folder then each of ``dirs`` (later files win on the same key)."""
     wanted = None if games is None else set(games)
     slang: dict[str, str] = {}
+    card_text: dict[str, str] = {}
     contractions: dict[str, str] = {}
     leading: list[str] = []
     trailing: list[str] = []
@@ -93,6 +98,7 @@ def load_lexicon(dirs: Iterable[Path] = (), games: Iterable[str] | None = None) 
                 continue
             f = _read(path)
             slang.update({k.lower(): v for k, v in f.slang.items()})
+            card_text.update({k.lower(): v for k, v in f.card_text.items()})
             contractions.update({k.lower(): v for k, v in f.contractions.items()})
             leading += f.filler.leading
             trailing += f.filler.trailing
@@ -102,6 +108,6 @@ def load_lexicon(dirs: Iterable[Path] = (), games: Iterable[str] | None = None) 
                 concepts.setdefault(name, []).extend(w for w in words if w not in concepts.get(name, []))
             if game != "common":
                 seen.append(game)
-    return Lexicon(slang=slang, contractions=contractions,
+    return Lexicon(slang=slang, card_text=card_text, contractions=contractions,
                    filler=Filler(leading=tuple(leading), trailing=tuple(trailing), aside_words=frozenset(aside)),
                    concepts={k: tuple(v) for k, v in concepts.items()}, known=frozenset(known), games=tuple(seen))

@@ -3,7 +3,8 @@
 Outside quoted card text only: chat filler around the question is dropped, shorthand
 ("opp", "dmg", "bf") and contractions ("doesn't", "isnt") are written out from the
 lexicons, and typos are repaired against the loaded rules' words. Quoted text is the
-card's own wording and stays exactly as written. Every change is kept as an
+card's own wording and stays as written, but for the few shorthands no card prints
+('deal 3 dmg', the lexicons' ``card_text``). Every change is kept as an
 :class:`Edit` so ``--explain`` can show what was read.
 """
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 
 from assistant.lexicon import Lexicon
 from assistant.spelling import Speller
-from assistant.textnorm import map_outside_quotes, plain_quotes
+from assistant.textnorm import map_inside_quotes, map_outside_quotes, plain_quotes
 
 __all__ = ["Edit", "Normalised", "Normaliser"]
 
@@ -56,6 +57,8 @@ class Normaliser:
         self._lead = re.compile(rf"^\s*(?:(?:{_phrase_re(f.leading)})\s*[:,\-–—!.]*\s+)+", re.IGNORECASE)
         self._trail = re.compile(rf"(?:[\s,]+(?:{_phrase_re(f.trailing)})[\s!.]*)+(?=[?!.]*\s*$)", re.IGNORECASE)
         self._aside = re.compile(r"\s*\(([^()\"]{1,80})\)\s*")
+        card = sorted(lexicon.card_text, key=len, reverse=True)
+        self._card_text = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in card) + r")\b", re.IGNORECASE) if card else None
         contr = sorted(lexicon.contractions, key=len, reverse=True)
         # Whole contracted words first ("can't", "it's"), then the bare suffixes ("n't").
         suffixes = [c for c in contr if c.startswith(("'", "n'"))]
@@ -102,6 +105,16 @@ class Normaliser:
             seg = self._contr_suffix.sub(suffix, seg)
         return seg
 
+    def _card_shorthand(self, seg: str, edits: list[Edit]) -> str:
+        assert self._card_text is not None
+
+        def one(m: re.Match[str]) -> str:
+            now = self.lexicon.card_text[m.group(0).lower()]
+            edits.append(Edit(m.group(0), now, "shorthand in quoted card text"))
+            return now
+
+        return self._card_text.sub(one, seg)
+
     def _words(self, seg: str, edits: list[Edit], unknown: list[str] | None = None) -> str:
         slang = self.lexicon.slang
 
@@ -135,5 +148,7 @@ class Normaliser:
         edits: list[Edit] = []
         unknown: list[str] = []
         read = map_outside_quotes(text, lambda seg: self._words(self._contractions(seg, edits), edits, unknown))
+        if self._card_text is not None:
+            read = map_inside_quotes(read, lambda seg: self._card_shorthand(seg, edits))
         text = self._filler(re.sub(r"\s+", " ", read).strip(), edits)
         return Normalised(original=question, text=text, edits=tuple(edits), unknown=tuple(unknown))

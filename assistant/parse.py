@@ -570,7 +570,8 @@ _ZERO_AVAILABLE = re.compile(
     r"|\bthere (?:are|is|were|was) not any (?:\w+ )?(?P<n2>" + _NOUNS_AVAILABLE + r")\b(?: (?:in play|anywhere|at all|available|out|left|on the board))?"
     r"|\b(?:does|do|did) not have any (?:\w+ )?(?P<n3>" + _NOUNS_AVAILABLE + r")\b(?: (?:in play|anywhere|at all|available|out|left|on the board))?"
     r"|\b(?:units?|minions?|enem(?:y|ies)|targets?) (?:are|is) (?:not )?(?:in play|available)\b.*\bno\b|\bthere are none\b"
-    r"|\bnothing (?:to target|targetable|(?:that is |that's )?(?:valid|legal)(?: to target)?)\b|\bwith none\b|\bnone (?:are|is) (?:in play|out|legal|valid|available)\b")
+    r"|\bnothing (?:to target|targetable|(?:that is |that's )?(?:valid|legal)(?: to target)?)\b|\bwith none\b|\bnone (?:are|is) (?:in play|out|legal|valid|available)\b"
+    r"|\b(?:has|have|had|there is|there's) (?:literally |absolutely )?nothing (?:on (?:the )?(?:board|battlefield|field)|in play|out)\b")
 _STAT_VALUE = re.compile(r"\b(ATK|THW|SCH)(?: of| is| =)? (\d+)|\b(\d+) (ATK|THW|SCH)\b")
 _ASKING_SENTENCE = re.compile(r"[^.?!;]*\?")
 _PP_MODIFIER = re.compile(

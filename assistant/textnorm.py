@@ -109,6 +109,18 @@ def map_outside_quotes(text: str, fn: Callable[[str], str]) -> str:
     return "".join(out)
 
 
+def map_inside_quotes(text: str, fn: Callable[[str], str]) -> str:
+    """``fn`` applied to the text inside every quoted span (its quote marks kept)."""
+    out, pos = [], 0
+    for q in quoted_spans(text):
+        out.append(text[pos:q.start])
+        seg = text[q.start:q.end]
+        out.append(seg[0] + fn(seg[1:-1]) + seg[-1] if len(seg) >= 2 and seg[0] in "\"'" and seg[-1] == seg[0] else fn(seg))
+        pos = q.end
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def canonical(text: str) -> str:
     """Players' phrasing -> the rules' words, outside quoted text only."""
 

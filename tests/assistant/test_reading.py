@@ -39,9 +39,11 @@ def test_every_contraction_and_bare_negation_reads_as_not(asked: str, read: str)
     assert reader().normalise(asked).text == read
 
 
-def test_table_shorthand_is_written_out_outside_quotes_only() -> None:
+def test_table_shorthand_is_written_out_outside_quotes_and_only_card_shorthand_inside() -> None:
+    # No card prints "dmg": inside quoted card text only the lexicon's card_text is written out.
     n = reader().normalise('does "deal 3 dmg to opp" hit the opp unit on the bf')
-    assert n.text == 'does "deal 3 dmg to opp" hit the opponent unit on the battlefield'
+    assert n.text == 'does "deal 3 damage to opp" hit the opponent unit on the battlefield'
+    assert any(e.why == "shorthand in quoted card text" for e in n.edits)
 
 
 def test_chat_filler_around_a_question_is_dropped() -> None:
