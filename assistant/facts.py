@@ -291,6 +291,7 @@ class RuleFacts:
         self.sure = sure
         self._cache_dir = cache_dir
         self._models: dict[str, LearnedClassifier | None] = {}
+        self._vocabularies: dict[str, frozenset[str]] = {}
         self._raw = [(f, w) for f in self.facts for w in f.wordings]
         self._texts = EmbeddedTexts("facts", [w.q for _, w in self._raw], embed_documents, cache_dir,
                                     lambda t: normalise(prepare(t)), cache_key=cache_key)
@@ -308,15 +309,25 @@ class RuleFacts:
                 for (f, w), t in zip(self._raw, self._texts.prepared)]
 
     @cached_property
-    def _vocabulary(self) -> dict[str, frozenset[str]]:
-        """Per fact, every word its wordings, question and quote use."""
-        out: dict[str, set[str]] = {}
-        for w, t in zip(self.wordings, self._texts.prepared):
-            out.setdefault(w.fact.id, set()).update(content_words(t) | decisive_words(t))
-        for f in self.facts:
-            out.setdefault(f.id, set()).update(content_words(f.ask) | content_words(f.quote)
-                                               | decisive_words(f.ask) | decisive_words(f.quote))
-        return {k: frozenset(v) for k, v in out.items()}
+    def _rows_of_fact(self) -> dict[str, list[int]]:
+        """Per fact, the indexes of its wordings (one pass, no text read)."""
+        out: dict[str, list[int]] = {}
+        for i, w in enumerate(self.wordings):
+            out.setdefault(w.fact.id, []).append(i)
+        return out
+
+    def _vocabulary(self, fact: Fact) -> frozenset[str]:
+        """Every word ``fact``'s wordings, question and quote use (built for the fact read,
+        not for all 1,000: a cold process reads one question)."""
+        got = self._vocabularies.get(fact.id)
+        if got is None:
+            prepared = self._texts.prepared
+            out: set[str] = set()
+            for i in self._rows_of_fact.get(fact.id, []):
+                out |= content_words(prepared[i]) | decisive_words(prepared[i])
+            out |= content_words(fact.ask) | content_words(fact.quote) | decisive_words(fact.ask) | decisive_words(fact.quote)
+            got = self._vocabularies[fact.id] = frozenset(out)
+        return got
 
     @cached_property
     def _rows(self) -> dict[str, np.ndarray]:
@@ -343,7 +354,7 @@ class RuleFacts:
             return reading
         q = normalise(text)
         asking = outside_quotes(q[ask_start(q):])
-        unsaid = sorted((content_words(asking) & terms) - self._vocabulary[reading.fact.id])
+        unsaid = sorted((content_words(asking) & terms) - self._vocabulary(reading.fact))
         if unsaid:
             return NoFact(f"the question asks about {', '.join(repr(x) for x in unsaid[:3])}, which the rule fact I know does not")
         return reading
@@ -369,7 +380,7 @@ class RuleFacts:
         if reading is None:
             assert isinstance(nearest, NoFact)
             return nearest
-        extra = sorted((quoted_words(q) | decisive_words(q)) - self._vocabulary[reading.fact.id])
+        extra = sorted((quoted_words(q) | decisive_words(q)) - self._vocabulary(reading.fact))
         if extra:
             return NoFact(f"the question says {', '.join(repr(x) for x in extra[:3])}, which the rule fact I know does not")
         return reading
