@@ -54,7 +54,10 @@ CUES: list[tuple[str, str]] = [
      + r"|\bno (?:targets?|units?|minions?|enem(?:y|ies)|cards?|choices?|schemes?|threat|characters?|allies|heroes)\b"),
     # "doesn't need every enemy to be a valid target": a necessity denied is not the
     # property denied; no reading checks what an ability needs.
-    ("necessity", r"(?:n't|\bnot|\bnever) (?:\w+ )?(?:need|require|have to|has to)\b"),
+    # "does it need every scheme to be a valid target?": a requirement on all of them is
+    # asked, not whether one is valid.
+    ("necessity", (r"(?:n't|\bnot|\bnever) (?:\w+ )?(?:need|require|have to|has to)\b"
+                  r"|\b(?:need|needs|require|requires|have to|has to) (?:every|all|each|both)\b")),
     ("condition", r"\bunless\b|\bexcept(?:ion)?s?\b|\bonly if\b|\bprovided that\b"),
     ("express", (r"\b(?:expressly|explicitly|specifically)\b|\b(?:permits?|allows?|instructs?|requires?|defers?)\b"
                  r"(?= (?:a |an |the |it |that |duplicate|redistribut|new |fewer|more |the choice|choices))")),

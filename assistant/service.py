@@ -201,6 +201,19 @@ _YES_NO = re.compile(r"(?:^|[,:;]\s*)\W*(?:is|are|was|were|does|do|did|can|could
 _AMOUNT = re.compile(r"\b(?:total|number of|amount of|how (?:many|much))\b", re.IGNORECASE)
 
 
+# An open question ("what does rule 1.8 say?", "why is that?", "which one counts?") with no
+# yes/no question after it: a yes or a no does not answer it.
+_OPEN = re.compile(r"^\W*(?:(?:like|so|and|but|ok|okay)\s+)?(?:what(?! about| if)|why|how(?! many| much| often| about| come)|which)\b",
+                   re.IGNORECASE)
+_THEN_YES_NO = re.compile(r"(?:[,;:\u2014-]|\bthen)\s*(?:does|do|did|is|are|was|were|can|could|would|will|should|must|am i|has|have)\b",
+                          re.IGNORECASE)
+
+
+def asks_open(clause: str) -> bool:
+    """Whether the asking clause is an open question that no yes or no answers."""
+    return bool(_OPEN.search(clause)) and not _THEN_YES_NO.search(clause) and not asks_number(clause)
+
+
 def asks_number(clause: str) -> bool:
     """Whether the asking clause wants a number, not a yes or no."""
     return bool(_HOW_MUCH.search(clause)) or (bool(_AMOUNT.search(clause)) and not _YES_NO.search(clause))
@@ -729,7 +742,7 @@ class Assistant:
                                   self._specific_terms().get(game, frozenset()))
         if not isinstance(reading, FactReading):
             return None
-        if asks_number(asking) != isinstance(reading.answer, int):
+        if asks_number(asking) != isinstance(reading.answer, int) or asks_open(asking):
             return None  # a number asked for and a yes/no fact, or the other way round
         return reading
 
@@ -794,6 +807,9 @@ class Assistant:
         if asks_number(ask_clause(u.text)) and d.value is None:
             # A how-many/how-much question answered without a number is not answered.
             u.error = "The engine did not compute the amount asked for."
+            return Checked(x, None)
+        if asks_open(ask_clause(u.text)):
+            u.error = "The question asks what, why or which, and a yes or no does not answer it."
             return Checked(x, None)
         assumed = [part for part, w in u.parse.because if w == "default"]
         if d.value is not None and assumed:

@@ -137,3 +137,35 @@ def test_a_negated_claim_is_ruled_on_as_the_negation(assistant: Assistant) -> No
 )
 def test_statements_of_the_default_case_are_not_negations(assistant: Assistant, question: str, verdict: str) -> None:
     assert assistant.ask(question, game="riftbound").verdict == verdict
+
+
+# ------------------------------------------------------------------ open questions, necessity
+@pytest.mark.parametrize(
+    ("clause", "open_"),
+    [
+        ("what does the rule about splitting actually say?", True),
+        ("like why is that?", True),
+        ("which of the two counts?", True),
+        ("what about 'stun a unit', does that target?", False),
+        ("what if the text says otherwise, can I then?", False),
+        ("how many targets can I choose?", False),
+        ("does it target?", False),
+    ],
+)
+def test_an_open_question_is_one_no_yes_or_no_answers(clause: str, open_: bool) -> None:
+    from assistant.service import asks_open
+
+    assert asks_open(clause) is open_
+
+
+def test_a_requirement_on_every_object_is_a_cue_a_reading_must_account_for() -> None:
+    from assistant.coverage import cues
+
+    found = [c for c in cues("does 'stun each unit' need every unit to be a valid target?") if c.category == "necessity"]
+    assert [c.text for c in found] == ["need every"]
+
+
+def test_an_open_question_gets_no_yes_or_no(assistant: Assistant) -> None:
+    a = assistant.ask("what does the rule on choosing targets actually say? like what counts as choosing a unit",
+                      game="riftbound")
+    assert a.verdict == "unknown"
