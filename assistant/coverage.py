@@ -214,7 +214,9 @@ def polarity(text: str, protected: Iterable[tuple[int, int]] = ()) -> Polarity:
 
 _WHO = r"(?:player\s+)?(?:[ab]|i|he|she|opp|opponent|my\s+\w+|your\s+\w+)"
 _IS_WHO_RIGHT = re.compile(r"\b(?:is|am)\s+(?P<who>" + _WHO + r")\s*(?:right|correct)?\s*\?\s*$", re.IGNORECASE)
-_SAYS = re.compile(r"(?:^|(?<=[\s,.;:]))(?P<who>" + _WHO + r")\s+(?:says?|said|claims?|claimed|argues?|argued|insists?|insisted|thinks?|believes?)"
+# The verbs that state a player's claim ("B says ...", "my opp insists ...").
+CLAIM_VERBS = r"says?|said|claims?|claimed|argues?|argued|insists?|insisted|thinks?|believes?"
+_SAYS = re.compile(r"(?:^|(?<=[\s,.;:]))(?P<who>" + _WHO + r")\s+(?:" + CLAIM_VERBS + r")"
                    r"\s+(?:that\s+)?(?P<claim>[^.;?!]+)", re.IGNORECASE)
 
 

@@ -349,17 +349,6 @@ class RuleFacts:
         """The fact ``text`` asks about, or why none. ``terms``: the game's own rules terms;
         one the asking sentence says must be a word of the fact (a question about "points"
         is not a fact about "Game Wins")."""
-        reading = self._read(text, vector, game)
-        if not isinstance(reading, FactReading):
-            return reading
-        q = normalise(text)
-        asking = outside_quotes(q[ask_start(q):])
-        unsaid = sorted((content_words(asking) & terms) - self._vocabulary(reading.fact))
-        if unsaid:
-            return NoFact(f"the question asks about {', '.join(repr(x) for x in unsaid[:3])}, which the rule fact I know does not")
-        return reading
-
-    def _read(self, text: str, vector: Sequence[float], game: str) -> FactReading | NoFact:
         rows = self._rows.get(game)
         v = np.asarray(vector, dtype=np.float32)
         n = float(np.linalg.norm(v))
@@ -383,6 +372,9 @@ class RuleFacts:
         extra = sorted((quoted_words(q) | decisive_words(q)) - self._vocabulary(reading.fact))
         if extra:
             return NoFact(f"the question says {', '.join(repr(x) for x in extra[:3])}, which the rule fact I know does not")
+        unsaid = sorted((content_words(outside_quotes(q[ask_start(q):])) & terms) - self._vocabulary(reading.fact))
+        if unsaid:
+            return NoFact(f"the question asks about {', '.join(repr(x) for x in unsaid[:3])}, which the rule fact I know does not")
         return reading
 
     def _fits(self, w: FactWording, asked: _Asked) -> bool:

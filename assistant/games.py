@@ -75,11 +75,10 @@ def rules_terms(texts: dict[str, list[str]], names: Iterable[str] = ()) -> froze
     return frozenset(out - _FUNCTION)
 
 
-def rare_terms(texts: list[str], share: float = 0.05) -> frozenset[str]:
-    """One game's terms (:func:`rules_terms`) that at most ``share`` of its rules use: what a
-    question is specifically about ("points", "Ambush", "destroy"), not the words every rule
-    says ("card", "unit", "spell")."""
-    terms = rules_terms({"g": texts})
+def rare_terms(texts: list[str], terms: frozenset[str], share: float = 0.05) -> frozenset[str]:
+    """Of one game's ``terms`` (:func:`rules_terms` of its ``texts``), those at most ``share``
+    of its rules use: what a question is specifically about ("points", "Ambush", "destroy"),
+    not the words every rule says ("card", "unit", "spell")."""
     df: dict[str, int] = {}
     for t in texts:
         for w in {stem(w) for w in _WORD.findall(t.lower())} & terms:

@@ -855,13 +855,11 @@ class _Builder:
         kw: dict[str, Any] = {"stats": stats, "restrictions": restr}
         oid = w.add("o", t, _controller_for(eff), **kw)
         if ability.get("uses_stat") and ability.get("source"):
-            sm = re.search(r"\b(ATK|THW|SCH)(?: of| is| =)? (\d+)|\b(\d+) (ATK|THW|SCH)\b", self.out)
+            sm = _STAT_VALUE.search(self.out)
             val = int(sm.group(2) or sm.group(3)) if sm else 1
             if sm:
                 self.note(f"source {ability['uses_stat']}={val}", sm.group(0))
-                for again in _STAT_VALUE.finditer(self.out):
-                    if again.start() != sm.start() and int(again.group(2) or again.group(3)) == val:
-                        self.note(f"source {ability['uses_stat']}={val} (restated)", again.group(0))
+                self._note_restated(sm, ability["uses_stat"], val)
             w.add("hero", "hero", "you", stats={ability["uses_stat"]: val})
         return self._one(ability, w, {"kind": "valid_target", "effect": eff["id"], "object": oid})
 
@@ -889,6 +887,12 @@ class _Builder:
         p.combine = "invert"
         return p
 
+    def _note_restated(self, first: re.Match[str], stat: str, val: int) -> None:
+        """The same stat value said again ("THW 0" ... "a 0 THW hero") is read by that slot."""
+        for again in _STAT_VALUE.finditer(self.out):
+            if again.start() != first.start() and int(again.group(2) or again.group(3)) == val:
+                self.note(f"source {stat}={val} (restated)", again.group(0))
+
     def _count_available(self, eff: dict[str, Any] | None = None) -> int | None:
         low = self.low
         zero = list(_ZERO_AVAILABLE.finditer(low))
@@ -897,7 +901,7 @@ class _Builder:
             pool = eff.get("selection", {}).get("pool", {}) if eff else {}
             kinds = set(pool.get("types") or []) | set(pool.get("traits") or [])
             for n in named:
-                t = next((tt for rx, tt in _TYPE_WORDS if re.fullmatch(rx.replace("\\b", ""), n)), None)
+                t = next((tt for rx, tt in _TYPE_WORDS if re.fullmatch(rx, n)), None)
                 if eff is not None and t is not None and (t != _object_type(eff) or "enemy" in kinds and n.startswith("minion")):
                     # "no minions out" when the ability may also choose the villain: the
                     # absence of one kind is not the absence of every legal choice.
@@ -957,14 +961,13 @@ class _Builder:
             # location for it is not one the requirement decides.
             raise ParseFailure("The question does not say where the unit would be played.")
         if ability.get("uses_stat"):
-            m = re.search(r"\b(ATK|THW|SCH)(?: of| is| =)? (\d+)|\b(\d+) (ATK|THW|SCH)\b", self.out)
+            m = _STAT_VALUE.search(self.out)
             val = int(m.group(2) or m.group(3)) if m else 1
             src = w.add("hero", "hero", "you", stats={ability["uses_stat"]: val})
             ability["source"] = src
             self.note(f"source {ability['uses_stat']}={val}", m.group(0) if m else "hero")
-            for again in _STAT_VALUE.finditer(self.out):
-                if m and again.start() != m.start() and int(again.group(2) or again.group(3)) == val:
-                    self.note(f"source {ability['uses_stat']}={val} (restated)", again.group(0))
+            if m:
+                self._note_restated(m, ability["uses_stat"], val)
             t = _object_type(eff)
             for rx, tt in _TYPE_WORDS:
                 if re.search(r"(?:against|on) (?:a |an |the )?" + rx.strip("\\b"), low) and tt != "hero":

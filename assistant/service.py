@@ -21,7 +21,7 @@ from assistant.caching import build_cached, preload_wordings
 from assistant.cards import CardFinder, card_pick
 from assistant.cite import cite, passages_from_hits
 from assistant.clarify import Clarifier, clarifier_for
-from assistant.coverage import credited_spans
+from assistant.coverage import CLAIM_VERBS, credited_spans
 from assistant.facts import FactReading, RuleFacts, anchored, load_facts
 from assistant.frame import Extractor, Frame, frame_of
 from assistant.games import detect_game, distinctive_vocabulary, rare_terms, rules_terms
@@ -179,13 +179,12 @@ _DISAGREE = re.compile(r"Two readings of the question disagree")
 # with another answer at least this much further from the question (twice the margin at
 # which a fact may answer on its own).
 _VETO_MARGIN = 0.12
-# An asking clause that offers alternatives ("a player or an Arena Space", "when played or
-# on resolution") is not one yes/no question ("... or not?" is).
 # "Is B right?" (after normalising, whose tag words go: "Is B?", "Am I?").
 _WHOSE_CLAIM = re.compile(r"\b(?:is|am|are|was)\s+(?:\w+\s+){0,2}(?:right|correct|wrong)\b|\bwho(?:'s| is) (?:right|correct)\b"
                           r"|^\s*(?:\w+,?\s+)?(?:is|am|was)\s+(?:i|he|she|opp|player\s+\w+|[ab]|my\s+\w+)\s*\?\s*$", re.IGNORECASE)
-_CLAIM = re.compile(r"\b(?:says?|said|claims?|claimed|argues?|argued|thinks?|insists?|insisted|wants? to|believes?|points? out|objects?)\b",
-                    re.IGNORECASE)
+_CLAIM = re.compile(rf"\b(?:{CLAIM_VERBS}|wants? to|points? out|objects?)\b", re.IGNORECASE)
+# An asking clause that offers alternatives ("a player or an Arena Space", "when played or
+# on resolution") is not one yes/no question ("... or not?" is).
 _ALTERNATIVES = re.compile(r"\bor\b(?!\s+(?:not|no|nah|what|something|anything|so)\b)", re.IGNORECASE)
 
 _HOW_MUCH = re.compile(r"(?:^|[\u2014\u2013:;?!]\s*|\s-\s|,\s*(?=(?:so |then |and )?(?:how|what)))\W*(?:\w+ ){0,3}?(?:how (?:many|much)|what (?:number|amount)"
@@ -291,7 +290,7 @@ class Assistant:
         """Per loaded game, its terms that few of its rules use (what a question is about)."""
         if self._rare_terms is None:
             self._rare_terms = self._cached(
-                "specific-terms", lambda: {g: rare_terms(ts) for g, ts in self._rule_texts().items()})
+                "specific-terms", lambda: {g: rare_terms(ts, self._game_terms()[g]) for g, ts in self._rule_texts().items()})
         return self._rare_terms
 
     def _game_terms(self) -> dict[str, frozenset[str]]:
