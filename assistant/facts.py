@@ -19,8 +19,9 @@ and says why:
   and its others are words some of them say;
 * where the fact depends on numbers (some wording states one), the question's numbers
   (rule numbers aside) are that wording's numbers;
-* that wording is close (cosine >= ``threshold``) and every wording with another answer
-  and as many negations is at least ``margin`` further away;
+* that wording is close (cosine >= ``threshold``, or >= ``supported`` when the rule the
+  fact quotes is among the rules retrieved for the question: two signals agree) and every
+  wording with another answer and as many negations is at least ``margin`` further away;
 * the words of the question's quoted card text, and its decisive words ("each", "same",
   "other" ...), are words the fact's wordings use.
 """
@@ -69,6 +70,7 @@ _COUNTED_SHARE = 0.25
 # whole time", "unless the text says otherwise"): a question is read as a fact only through
 # a wording that says the same ones. Zero ("zero", "empty", "0 ATK") is one word here, and
 # so are a few phrases.
+_DENIAL = re.compile(r"\b(?:not|never|cannot|no)\b|n't\b", re.IGNORECASE)
 _POLAR = frozenset(stem(w) for w in (
     "exempt", "excluded", "exclude", "barred", "bar", "prevent", "prevented", "impossible", "illegal", "invalid",
     "unaffected", "cancel", "cancels", "cancelled", "canceled", "void", "voided", "countered", "fizzle", "fizzles",
@@ -284,9 +286,11 @@ class RuleFacts:
 
     def __init__(self, facts: Sequence[Fact], embed_documents: Callable[[list[str]], list[list[float]]],
                  cache_dir: Path | None = None, prepare: Callable[[str], str] = lambda t: t,
-                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06, sure: float = 0.65) -> None:
+                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06, sure: float = 0.65,
+                 supported: float = 0.66) -> None:
         self.facts = list(facts)
         self.threshold = threshold
+        self.supported = supported
         self.margin = margin
         self.sure = sure
         self._cache_dir = cache_dir
@@ -345,10 +349,11 @@ class RuleFacts:
         return np.array([_label(w) for w in self.wordings])
 
     def read(self, text: str, vector: Sequence[float], game: str,
-             terms: frozenset[str] = frozenset()) -> FactReading | NoFact:
+             terms: frozenset[str] = frozenset(), found: frozenset[tuple[str, str]] = frozenset()) -> FactReading | NoFact:
         """The fact ``text`` asks about, or why none. ``terms``: the game's own rules terms;
         one the asking sentence says must be a word of the fact (a question about "points"
-        is not a fact about "Game Wins")."""
+        is not a fact about "Game Wins"). ``found``: the (document, rule) pairs retrieved for
+        the question."""
         rows = self._rows.get(game)
         v = np.asarray(vector, dtype=np.float32)
         n = float(np.linalg.norm(v))
@@ -361,7 +366,7 @@ class RuleFacts:
         asked = _Asked(negations(q), numbers(q), polar_words(q), counts(q))
         v = v / n
         sims = self._game_matrix[game] @ v  # one product, read by both readings
-        nearest = self._nearest(sims, rows, asked)
+        nearest = self._nearest(sims, rows, asked, found)
         learned = self._classified(v, sims, rows, game, asked)
         if isinstance(nearest, FactReading) and learned is not None and learned.answer != nearest.answer:
             return NoFact("two readings of the question as rule facts disagree")
@@ -369,6 +374,11 @@ class RuleFacts:
         if reading is None:
             assert isinstance(nearest, NoFact)
             return nearest
+        if any(_DENIAL.search(s.text) for s in quoted_spans(q)) and not any(
+                _DENIAL.search(s.text) for s in quoted_spans(reading.wording.text)):
+            # Card text that denies something ("do not reassign it") is not the text of a
+            # wording that never quotes a denial.
+            return NoFact("the quoted card text denies something, which no wording of the rule fact I know quotes")
         extra = sorted((quoted_words(q) | decisive_words(q)) - self._vocabulary(reading.fact))
         if extra:
             return NoFact(f"the question says {', '.join(repr(x) for x in extra[:3])}, which the rule fact I know does not")
@@ -382,13 +392,14 @@ class RuleFacts:
         return (w.negated == asked.negated and self._polar_fit(w, asked.polar)
                 and self._numbers_fit(w, asked.numbers, asked.counts))
 
-    def _nearest(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked) -> FactReading | NoFact:
+    def _nearest(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked,
+                 found: frozenset[tuple[str, str]] = frozenset()) -> FactReading | NoFact:
         """The reading through the nearest wording that fits the question, clear of every
         wording with another answer (``sims``: the cosines of the game's wordings)."""
         order = np.argsort(-sims)
         wordings = self.wordings
         first = next(((float(sims[i]), w) for i in order if self._fits(w := wordings[int(rows[i])], asked)), None)
-        if first is None or first[0] < self.threshold:
+        if first is None or first[0] < (self.supported if (first[1].fact.doc, first[1].fact.rule) in found else self.threshold):
             return NoFact("no rule fact is close to the question as it is worded")
         score, top = first
         # A wording with another answer and as many negations is a rival, whatever it denies

@@ -526,6 +526,9 @@ def _generic(kind: str = "spell", text: str = "Kill a unit") -> dict[str, Any]:
     return pa.ability
 
 
+# Card text that itself instructs moving a lost portion ("reassign its damage to another
+# target", "redistribute it"), not denying it ("do not reassign").
+_REASSIGN_INSTRUCTION = re.compile(r"^(?:(?!\b(?:not|n't|never|cannot|can't)\b).)*\b(?:reassign|redistribute|reallocate)\b", re.IGNORECASE)
 _FIXED = re.compile(r"\b(?:locked(?: in)?|lock(?:s|ed)? in|stay(?:s)? (?:locked|fixed|the same|put|as (?:they are|chosen))|fixed|final"
                     r"|permanent|set in stone|frozen|stuck)\b", re.IGNORECASE)
 _ABILITY_ITSELF = re.compile(
@@ -562,6 +565,9 @@ _ASKED_SUBJECT = re.compile(r"\b(?:is|are) (?:the|that|this|those|these) (?P<n>[
 _TARGETED_OBJECT = re.compile(
     r"\btarget(?:s|ing|ed)?\s+(?P<obj>(?:my|your|his|her|their|our|the|that|this|those|these)\s+[a-z]+)\b"
     r"|(?P<obj2>\b(?:my|your|his|her|their|our)\s+[a-z]+)\s+(?:gets?|got|is|was|be|being)\s+targeted\b")
+# Words that name the proposed object generically (the reading places them by the pool).
+_OBJECT_WORDS = frozenset({"target", "targets", "object", "objects", "one", "thing", "same", "other", "player", "players",
+                           "opponent", "opponents", "card", "cards", "space", "spaces", "arena", "game", "own", "first", "second"})
 _NOUNS_AVAILABLE = r"units?|minions?|enem(?:y|ies)|targets?|objects?|characters?|all(?:y|ies)|heroe?s|legal targets?|valid targets?"
 # "no minions in play", "there aren't any units", "opp doesn't have any units", "nothing to
 # target", "with none": the situation has no object of the kind the ability chooses.
@@ -824,6 +830,7 @@ class _Builder:
                 self.note(f"question: a {t} as the target", am.group(0))
                 oid = "opp" if t == "player" else w.add("o", t, "opp")
                 return self._one(ability, w, {"kind": "valid_target", "effect": eff["id"], "object": oid})
+        self._proposed_object_read()
         restr = self._restrictions()
         stats: dict[str, int] = {}
         if re.search(r"\bhas (?:some )?damage\b|\bdamaged\b", self.low):
@@ -862,6 +869,20 @@ class _Builder:
                 self._note_restated(sm, ability["uses_stat"], val)
             w.add("hero", "hero", "you", stats={ability["uses_stat"]: val})
         return self._one(ability, w, {"kind": "valid_target", "effect": eff["id"], "object": oid})
+
+    def _proposed_object_read(self) -> None:
+        """The asking sentence's proposed target must be an object the reading can place:
+        "target the Sentry itself" (the ability's own source) or "target my guy" in words no
+        type reads is not the situation's default object."""
+        ask = outside_quotes(ask_clause(self.low))
+        own = re.search(r"\btarget(?:s|ing)?\s+(?:(?:the|that|this|my|your|its|his|her)\s+)?(?:[a-z]+\s+)?(?:itself|himself|herself|themselves)\b", ask)
+        if own:
+            raise ParseFailure(f"I could not tell which object '{own.group(0)}' proposes as the target.")
+        named = _TARGETED_OBJECT.search(ask)
+        if named is not None:
+            noun = (named.group("obj") or named.group("obj2")).split()[-1]
+            if not any(re.fullmatch(rx, noun) for rx, _ in _TYPE_WORDS) and noun not in _OBJECT_WORDS:
+                raise ParseFailure(f"I could not tell which object '{named.group('obj') or named.group('obj2')}' refers to.")
 
     def needs_target(self) -> Parse:
         ability = self.need_ability()
@@ -1436,7 +1457,13 @@ class _Builder:
             self.note("ability", "a generic distribution among 2 targets")
         eff = _split_effect(ability) or ability["effects"][0]
         red = re.search(r"(?:\b(?:if|when|where|suppose|assuming|given that)\b[^?,.]*?)?\b(?:expressly |explicitly )?(?:instructs?|says?|permits?|allows?|tells?)\b[^?,.]*?\bredistribut\w*", self.low)
-        if red and not re.search(r"\b(?:not|n't|never|nothing|unless|without)\b", self.low[max(0, red.start() - 25):red.end()]):
+        quoted = next((qs for qs in quoted_spans(self.q) if _REASSIGN_INSTRUCTION.search(qs.text)), None)
+        if quoted is not None and not red:
+            # 11.4.9: the card's own text ("reassign its damage to another target") is the
+            # express instruction to redistribute.
+            eff["selection"]["redistributes"] = True
+            self.note("selection.redistributes=true (the quoted text instructs redistribution)", quoted.text)
+        elif red and not re.search(r"\b(?:not|n't|never|nothing|unless|without)\b", self.low[max(0, red.start() - 25):red.end()]):
             eff["selection"]["redistributes"] = True
             self.note("selection.redistributes=true (the text instructs redistribution)", red.group(0))
         elif red:

@@ -194,7 +194,7 @@ _HOW_MUCH = re.compile(r"(?:^|[\u2014\u2013:;?!]\s*|\s-\s|,\s*(?=(?:so |then |an
 # A yes/no question has an auxiliary before its subject ("is the total 4?", "for split
 # damage, do I decide how much ..."); a clause with none that names a total, number or
 # amount ("Total damage dealt?") asks for a number.
-_YES_NO = re.compile(r"(?:^|[,:;]\s*)\W*(?:is|are|was|were|does|do|did|can|could|may|might|must|should|would|will|has|have)"
+_YES_NO = re.compile(r"(?:^|[,:;]\s*)\W*(?:(?:with|for|in|on|when|after|if) (?:\w+ ){1,3}?(?=(?:do|does|did|can|must|should) (?:i|you|we|they)\b))?(?:is|are|was|were|does|do|did|can|could|may|might|must|should|would|will|has|have)"
                      r"\s+(?:i|you|it|they|he|she|we|the|a|an|that|this|these|those|my|its|their|his|her|there|each|all|any|every|some|none|zero|\d+|one|two|three|four|five)\b",
                      re.IGNORECASE)
 _AMOUNT = re.compile(r"\b(?:total|number of|amount of|how (?:many|much))\b", re.IGNORECASE)
@@ -724,7 +724,8 @@ class Assistant:
         _ = self.worked.wordings
         self.facts.prepare()
 
-    def _fact_reading(self, q: str, game: str, vector: Sequence[float] | None = None) -> FactReading | None:
+    def _fact_reading(self, q: str, game: str, vector: Sequence[float] | None = None,
+                      hits: Sequence[SearchHit] = ()) -> FactReading | None:
         """The rule-fact reading of ``q``: the question as normalised, quoted card text kept,
         is embedded (the card's words decide which fact it asks about), unless ``vector``
         is given."""
@@ -738,16 +739,17 @@ class Assistant:
             # fact's wording says which one only by chance.
             return None
         reading = self.facts.read(q, vector if vector is not None else self._timed_embed_query(q), game,
-                                  self._specific_terms().get(game, frozenset()))
+                                  self._specific_terms().get(game, frozenset()),
+                                  frozenset((h.rule.doc, h.rule.number) for h in hits))
         if not isinstance(reading, FactReading):
             return None
         if asks_number(asking) != isinstance(reading.answer, int) or asks_open(asking):
             return None  # a number asked for and a yes/no fact, or the other way round
         return reading
 
-    def _fact(self, q: str, u: Understanding) -> None:
+    def _fact(self, q: str, u: Understanding, hits: Sequence[SearchHit] = ()) -> None:
         """The question read as a rule fact, when it reads as one."""
-        reading = self._fact_reading(q, u.game) if u.game is not None else None
+        reading = self._fact_reading(q, u.game, hits=hits) if u.game is not None else None
         if reading is None:
             return
         u.fact, u.error = reading, None
@@ -772,7 +774,7 @@ class Assistant:
                 return Checked(x, None)
         if checked.ruling is None and u.game is not None and not u.final and not _DISAGREE.match(u.error or ""):
             t = time.perf_counter()
-            self._fact(u.read, u)
+            self._fact(u.read, u, x.hits)
             self.timings.parsing += time.perf_counter() - t
             if u.fact is not None:
                 return Checked(x, _fact_ruling(u.fact))

@@ -1,0 +1,58 @@
+"""Readings added after final-v17's first score: card text that itself instructs
+redistribution, a proposed target the reading cannot place ("the Sentry itself"), a yes/no
+question about an amount after a short lead ("with split damage do I ..."), and a rule fact
+read at a lower cosine when retrieval found the rule it quotes. Every question is our own
+wording."""
+
+from __future__ import annotations
+
+from assistant_fakes import BagOfWords
+
+from assistant import Assistant
+from assistant.facts import Fact, FactReading, NoFact, RuleFacts, Wording
+from assistant.service import asks_number
+
+bag = BagOfWords(512)
+
+SICK = Fact(id="sick", game="mtg", doc="cr", rule="302.6", quote="q", ask="can a creature tap the turn it arrives",
+            answer="no", wordings=(Wording(q="can my new creature tap for mana this turn", a="no"),))
+QUESTION = "is a new creature of mine able to tap for mana this turn"
+
+
+def test_a_fact_below_the_threshold_is_read_when_retrieval_found_its_rule() -> None:
+    reader = RuleFacts([SICK], bag.documents, threshold=0.99, margin=0.0, sure=1.01, supported=0.3)
+    v = bag(QUESTION)
+    assert isinstance(reader.read(QUESTION, v, "mtg"), NoFact)
+    got = reader.read(QUESTION, v, "mtg", found=frozenset({("cr", "302.6")}))
+    assert isinstance(got, FactReading) and got.answer == "no"
+
+
+def test_retrieval_of_another_rule_does_not_lower_the_threshold() -> None:
+    reader = RuleFacts([SICK], bag.documents, threshold=0.99, margin=0.0, sure=1.01, supported=0.3)
+    got = reader.read(QUESTION, bag(QUESTION), "mtg", found=frozenset({("cr", "702.10")}))
+    assert isinstance(got, NoFact)
+
+
+def test_a_yes_no_question_about_an_amount_after_a_short_lead_asks_no_number() -> None:
+    assert not asks_number("with split damage do i only decide how much each target gets when it resolves?")
+    assert asks_number("with three units out, how many are targeted?")
+    assert asks_number("total damage dealt?")
+
+
+def test_card_text_that_instructs_reassignment_is_the_express_instruction(assistant: Assistant) -> None:
+    a = assistant.ask("the card I cast reads 'if a target becomes illegal, reassign its damage to another target.' "
+                      "does the damage get reassigned then?", game="momon-wonder")
+    assert a.verdict == "yes"
+    assert any(c.rule == "11.4.9" for c in a.citations)
+
+
+def test_card_text_that_denies_reassignment_is_no_instruction(assistant: Assistant) -> None:
+    a = assistant.ask("the card I cast reads 'split 4 damage among two targets; do not reassign it.' "
+                      "if one target becomes illegal, does its damage get reassigned?", game="momon-wonder")
+    assert a.verdict != "yes"
+
+
+def test_a_proposed_target_the_reading_cannot_place_abstains(assistant: Assistant) -> None:
+    a = assistant.ask("my unit Stonewall Guard has 'When I defend, give a unit here +2 Might this turn.' "
+                      "can that ability target the Guard itself?", game="riftbound")
+    assert a.verdict == "unknown" and a.error
