@@ -70,6 +70,25 @@ _COUNTED_SHARE = 0.25
 # whole time", "unless the text says otherwise"): a question is read as a fact only through
 # a wording that says the same ones. Zero ("zero", "empty", "0 ATK") is one word here, and
 # so are a few phrases.
+# Words that name one of two contrasting things (the main scheme or a side one, a friendly
+# unit or an enemy, hero form or alter-ego): a question about one is not a wording about the
+# other.
+_CONTRASTS = tuple((stem(a), stem(b)) for a, b in (
+    ("main", "side"), ("friendly", "enemy"), ("hero", "alter"), ("first", "second"), ("fewest", "most"),
+    ("minimum", "maximum"), ("top", "bottom"), ("attacker", "defender")))
+
+
+def _contrast(question: str, wording: str) -> tuple[str, str] | None:
+    """The pair (the question's word, the wording's) when the question says one side of a
+    contrast and not the other, and the wording the other and not the first."""
+    qw, ww = content_words(outside_quotes(question)), content_words(outside_quotes(wording))
+    for a, b in _CONTRASTS:
+        for x, y in ((a, b), (b, a)):
+            if x in qw and y not in qw and y in ww and x not in ww:
+                return x, y
+    return None
+
+
 _DENIAL = re.compile(r"\b(?:not|never|cannot|no)\b|n't\b", re.IGNORECASE)
 _POLAR = frozenset(stem(w) for w in (
     "exempt", "excluded", "exclude", "barred", "bar", "prevent", "prevented", "impossible", "illegal", "invalid",
@@ -349,11 +368,12 @@ class RuleFacts:
         return np.array([_label(w) for w in self.wordings])
 
     def read(self, text: str, vector: Sequence[float], game: str,
-             terms: frozenset[str] = frozenset(), found: frozenset[tuple[str, str]] = frozenset()) -> FactReading | NoFact:
+             terms: frozenset[str] = frozenset(), found: frozenset[tuple[str, str]] = frozenset(),
+             found_only: bool = False) -> FactReading | NoFact:
         """The fact ``text`` asks about, or why none. ``terms``: the game's own rules terms;
         one the asking sentence says must be a word of the fact (a question about "points"
         is not a fact about "Game Wins"). ``found``: the (document, rule) pairs retrieved for
-        the question."""
+        the question; ``found_only``: no other fact is read."""
         rows = self._rows.get(game)
         v = np.asarray(vector, dtype=np.float32)
         n = float(np.linalg.norm(v))
@@ -374,6 +394,11 @@ class RuleFacts:
         if reading is None:
             assert isinstance(nearest, NoFact)
             return nearest
+        if found_only and (reading.fact.doc, reading.fact.rule) not in found:
+            return NoFact("the rule the fact quotes is not among the rules found for the question")
+        contrast = _contrast(q, reading.wording.text)
+        if contrast:
+            return NoFact(f"the question says '{contrast[0]}' where the rule fact I know says '{contrast[1]}'")
         if any(_DENIAL.search(s.text) for s in quoted_spans(q)) and not any(
                 _DENIAL.search(s.text) for s in quoted_spans(reading.wording.text)):
             # Card text that denies something ("do not reassign it") is not the text of a

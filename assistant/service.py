@@ -35,6 +35,7 @@ from assistant.parse import AbilityPick, Parse, ParseFailure, Parser, accept, as
 from assistant.seams import ConversationStore, MemoryConversationStore, RuleIndexLike
 from assistant.spelling import Speller, english_words, rules_vocabulary
 from assistant.textnorm import normalise, outside_quotes, quoted_spans
+from assistant.words import content_words
 from assistant.worked import NoReading, Reading, WorkedCases, load_cases
 from engine import Scenario
 from ingest.errors import ArbiterError, StoreUnavailable, UnknownGame
@@ -68,6 +69,13 @@ class Understanding:
     #: The abstention is final (an unknown word, a card whose text could not be read): no
     #: other extractor reads the question past it.
     final: bool = False
+    #: Only a rule fact whose rule retrieval found may answer (a card whose text could not
+    #: be read: the engine cannot check it, but a rules question about it may still be one
+    #: the fact settles).
+    facts_found_only: bool = False
+    #: The words of that card's own text (reminder text and keywords aside): a fact whose
+    #: rule says one of them may be the rule the card changes.
+    card_words: frozenset[str] = frozenset()
     read: str = ""
     """The question as the extractors read it (normalised; a follow-up merged with the
     question it follows): the text the frame's evidence spans index."""
@@ -563,7 +571,8 @@ class Assistant:
         card = card_pick(pick, self.cards) if pick is not None else self.cards.read(q, u.game)
         if card is not None and card.unread:
             u.error = card.reason()
-            u.final = True
+            u.facts_found_only = True
+            u.card_words = _own_words(card.unread)
             return u
         self._grammar(classifier, q, outside, pick, u)
         self._worked(r, q, u)
@@ -725,7 +734,7 @@ class Assistant:
         self.facts.prepare()
 
     def _fact_reading(self, q: str, game: str, vector: Sequence[float] | None = None,
-                      hits: Sequence[SearchHit] = ()) -> FactReading | None:
+                      hits: Sequence[SearchHit] = (), found_only: bool = False) -> FactReading | None:
         """The rule-fact reading of ``q``: the question as normalised, quoted card text kept,
         is embedded (the card's words decide which fact it asks about), unless ``vector``
         is given."""
@@ -740,7 +749,7 @@ class Assistant:
             return None
         reading = self.facts.read(q, vector if vector is not None else self._timed_embed_query(q), game,
                                   self._specific_terms().get(game, frozenset()),
-                                  frozenset((h.rule.doc, h.rule.number) for h in hits))
+                                  frozenset((h.rule.doc, h.rule.number) for h in hits), found_only)
         if not isinstance(reading, FactReading):
             return None
         if asks_number(asking) != isinstance(reading.answer, int) or asks_open(asking):
@@ -749,9 +758,11 @@ class Assistant:
 
     def _fact(self, q: str, u: Understanding, hits: Sequence[SearchHit] = ()) -> None:
         """The question read as a rule fact, when it reads as one."""
-        reading = self._fact_reading(q, u.game, hits=hits) if u.game is not None else None
+        reading = self._fact_reading(q, u.game, hits=hits, found_only=u.facts_found_only) if u.game is not None else None
         if reading is None:
             return
+        if u.card_words & content_words(reading.fact.quote):
+            return  # the card's own text speaks of what the rule settles: it may change it
         u.fact, u.error = reading, None
         u.kind_via = f"rule fact {reading.fact.id}, by {reading.how}"
 
@@ -941,6 +952,22 @@ def _disagreement(other: str) -> str:
     """Why two extractors' readings that rule differently give no answer (``_DISAGREE``
     matches it), naming the other reading."""
     return f"Two readings of the question disagree (one reads it as \u201c{other}\u201d); please say it another way."
+
+
+# Reminder text in parentheses and keywords in brackets or on their own ("Guard.",
+# "[Assault]", "Retaliate 1."): what is left is the card's own rules text.
+_REMINDER = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_KEYWORD_ONLY = re.compile(r"^\W*[A-Za-z][\w'-]*(?: \d+| X)?\W*$")
+
+
+def _own_words(unread: Sequence[str]) -> frozenset[str]:
+    """The content words of a card's unread clauses that are its own rules text."""
+    words: frozenset[str] = frozenset()
+    for clause in unread:
+        for part in re.split(r"[.;]\s*", _REMINDER.sub(" ", clause)):
+            if part.strip() and not _KEYWORD_ONLY.match(part):
+                words |= content_words(part)
+    return words
 
 
 def _fact_ruling(reading: FactReading) -> Ruling:

@@ -56,3 +56,26 @@ def test_a_proposed_target_the_reading_cannot_place_abstains(assistant: Assistan
     a = assistant.ask("my unit Stonewall Guard has 'When I defend, give a unit here +2 Might this turn.' "
                       "can that ability target the Guard itself?", game="riftbound")
     assert a.verdict == "unknown" and a.error
+
+
+PATROL = Fact(id="patrol", game="marvel-champions", doc="rr", rule="patrol", quote="q",
+              ask="with a patrol minion engaged can i thwart the main scheme", answer="no",
+              wordings=(Wording(q="patrol minion engaged with me, can i thwart the main scheme", a="no"),))
+
+
+def test_a_question_about_one_side_of_a_contrast_is_not_a_wording_about_the_other() -> None:
+    reader = RuleFacts([PATROL], bag.documents, threshold=0.3, margin=0.0, sure=1.01)
+    same = "a patrol minion is engaged with me, so can i thwart the main scheme"
+    assert isinstance(reader.read(same, bag(same), "marvel-champions"), FactReading)
+    other = "a patrol minion is engaged with me, so can i thwart a side scheme"
+    got = reader.read(other, bag(other), "marvel-champions")
+    assert isinstance(got, NoFact) and "'sid'" in got.reason
+
+
+def test_a_cards_own_rules_text_leaves_out_keywords_and_reminder_text() -> None:
+    from assistant.service import _own_words
+
+    assert _own_words(["Guard.(While this minion is engaged with you, you cannot attack the villain.)"]) == frozenset()
+    assert _own_words(["[Action] (Play on your turn or in showdowns.)", "Retaliate 1."]) == frozenset()
+    got = _own_words(["You may control 1 additional ally (4 in all)."])
+    assert {"control", "ally"} <= got and "showdown" not in got
