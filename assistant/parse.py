@@ -79,7 +79,8 @@ _DESCRIBED: list[tuple[str, str, str]] = [
     (r"\bheals?\b[^.?;]{0,40}?\band (?:also )?read(?:y|ies)\b", "Heal a character. Ready that character.", "event"),
     (r"\breadies\b|\bready a character\b", "Ready a character", "event"),
     (r"\bsearch", "Search your deck", "event"),
-    (r"\bdraws?\b", "Draw 1 card", "event"),
+    # "the draw step" / "my draw phase" names a step, not an ability that draws.
+    (r"\bdraws?\b(?! (?:step|phase))", "Draw 1 card", "event"),
 ]
 
 

@@ -79,3 +79,9 @@ def test_an_illegal_target_with_no_count_to_place_it_is_not_guessed() -> None:
     assert illegal_stated("is a target that became illegal by resolution still affected?", None) is None
     # One illegal target of an ability with several, and nothing says another stayed legal.
     assert illegal_stated("the unit's gone by resolution. do i still draw?", None) is None
+
+
+def test_the_name_of_a_step_is_no_ability() -> None:
+    assert _described("does unspent mana from my upkeep carry over into the draw step?") is None
+    drew = _described("my event says draw a card. can I play it with no targets around?")
+    assert drew is not None and drew.ability["effects"][0]["action"] == "draw"
