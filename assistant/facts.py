@@ -19,9 +19,8 @@ and says why:
   and its others are words some of them say;
 * where the fact depends on numbers (some wording states one), the question's numbers
   (rule numbers aside) are that wording's numbers;
-* that wording is close (cosine >= ``threshold``, or >= ``supported`` when the rule the
-  fact quotes is among the rules retrieved for the question: two signals agree) and every
-  wording with another answer and as many negations is at least ``margin`` further away;
+* that wording is close (cosine >= ``threshold``) and every wording with another answer
+  and as many negations is at least ``margin`` further away;
 * the words of the question's quoted card text, and its decisive words ("each", "same",
   "other" ...), are words the fact's wordings use.
 """
@@ -305,11 +304,9 @@ class RuleFacts:
 
     def __init__(self, facts: Sequence[Fact], embed_documents: Callable[[list[str]], list[list[float]]],
                  cache_dir: Path | None = None, prepare: Callable[[str], str] = lambda t: t,
-                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06, sure: float = 0.65,
-                 supported: float = 0.66) -> None:
+                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06, sure: float = 0.65) -> None:
         self.facts = list(facts)
         self.threshold = threshold
-        self.supported = supported
         self.margin = margin
         self.sure = sure
         self._cache_dir = cache_dir
@@ -386,7 +383,7 @@ class RuleFacts:
         asked = _Asked(negations(q), numbers(q), polar_words(q), counts(q))
         v = v / n
         sims = self._game_matrix[game] @ v  # one product, read by both readings
-        nearest = self._nearest(sims, rows, asked, found)
+        nearest = self._nearest(sims, rows, asked)
         learned = self._classified(v, sims, rows, game, asked)
         if isinstance(nearest, FactReading) and learned is not None and learned.answer != nearest.answer:
             return NoFact("two readings of the question as rule facts disagree")
@@ -417,14 +414,13 @@ class RuleFacts:
         return (w.negated == asked.negated and self._polar_fit(w, asked.polar)
                 and self._numbers_fit(w, asked.numbers, asked.counts))
 
-    def _nearest(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked,
-                 found: frozenset[tuple[str, str]] = frozenset()) -> FactReading | NoFact:
+    def _nearest(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked) -> FactReading | NoFact:
         """The reading through the nearest wording that fits the question, clear of every
         wording with another answer (``sims``: the cosines of the game's wordings)."""
         order = np.argsort(-sims)
         wordings = self.wordings
         first = next(((float(sims[i]), w) for i in order if self._fits(w := wordings[int(rows[i])], asked)), None)
-        if first is None or first[0] < (self.supported if (first[1].fact.doc, first[1].fact.rule) in found else self.threshold):
+        if first is None or first[0] < self.threshold:
             return NoFact("no rule fact is close to the question as it is worded")
         score, top = first
         # A wording with another answer and as many negations is a rival, whatever it denies

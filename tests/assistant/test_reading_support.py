@@ -1,8 +1,8 @@
 """Readings added after final-v17's first score: card text that itself instructs
 redistribution, a proposed target the reading cannot place ("the Sentry itself"), a yes/no
-question about an amount after a short lead ("with split damage do I ..."), and a rule fact
-read at a lower cosine when retrieval found the rule it quotes. Every question is our own
-wording."""
+question about an amount after a short lead ("with split damage do I ..."), a rule fact read
+for a card whose text does not read only when retrieval found its rule, and the contrast
+gate. Every question is our own wording."""
 
 from __future__ import annotations
 
@@ -19,18 +19,13 @@ SICK = Fact(id="sick", game="mtg", doc="cr", rule="302.6", quote="q", ask="can a
 QUESTION = "is a new creature of mine able to tap for mana this turn"
 
 
-def test_a_fact_below_the_threshold_is_read_when_retrieval_found_its_rule() -> None:
-    reader = RuleFacts([SICK], bag.documents, threshold=0.99, margin=0.0, sure=1.01, supported=0.3)
+def test_only_a_fact_whose_rule_retrieval_found_is_read_when_only_found_rules_may_answer() -> None:
+    reader = RuleFacts([SICK], bag.documents, threshold=0.3, margin=0.0, sure=1.01)
     v = bag(QUESTION)
-    assert isinstance(reader.read(QUESTION, v, "mtg"), NoFact)
-    got = reader.read(QUESTION, v, "mtg", found=frozenset({("cr", "302.6")}))
+    got = reader.read(QUESTION, v, "mtg", found=frozenset({("cr", "302.6")}), found_only=True)
     assert isinstance(got, FactReading) and got.answer == "no"
-
-
-def test_retrieval_of_another_rule_does_not_lower_the_threshold() -> None:
-    reader = RuleFacts([SICK], bag.documents, threshold=0.99, margin=0.0, sure=1.01, supported=0.3)
-    got = reader.read(QUESTION, bag(QUESTION), "mtg", found=frozenset({("cr", "702.10")}))
-    assert isinstance(got, NoFact)
+    other = reader.read(QUESTION, v, "mtg", found=frozenset({("cr", "702.10")}), found_only=True)
+    assert isinstance(other, NoFact) and "not among the rules found" in other.reason
 
 
 def test_a_yes_no_question_about_an_amount_after_a_short_lead_asks_no_number() -> None:
