@@ -69,6 +69,17 @@ _COUNTED_SHARE = 0.25
 # whole time", "unless the text says otherwise"): a question is read as a fact only through
 # a wording that says the same ones. Zero ("zero", "empty", "0 ATK") is one word here, and
 # so are a few phrases.
+_POLAR = frozenset(stem(w) for w in (
+    "exempt", "excluded", "exclude", "barred", "bar", "prevent", "prevented", "impossible", "illegal", "invalid",
+    "unaffected", "cancel", "cancels", "cancelled", "canceled", "void", "voided", "countered", "fizzle", "fizzles",
+    "negated", "fail", "fails", "cease", "ceases", "stop", "stops", "decline", "declines", "refuse", "skip",
+    "ignore", "ignored", "without", "must", "need", "needs", "require", "requires", "required", "only", "instead",
+    "rather", "except", "unless", "forbid", "forbidden", "prohibited", "disallowed", "lose", "loses", "optional",
+    "mandatory", "obligated", "automatically", "still", "anyway", "even", "after", "before", "during", "until", "while", "whole",
+    "specifically", "explicitly", "expressly", "default", "otherwise", "opponent", "upto", "anynumber", "minimum",
+    "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "every", "all", "both",
+    "total", "altogether", "combined", "overall"))
+
 # Words that name one of two contrasting things (the main scheme or a side one, a friendly
 # unit or an enemy, hero form or alter-ego): a question about one is not a wording about the
 # other.
@@ -89,16 +100,6 @@ def _contrast(question: str, wording: str) -> tuple[str, str] | None:
 
 
 _DENIAL = re.compile(r"\b(?:not|never|cannot|no)\b|n't\b", re.IGNORECASE)
-_POLAR = frozenset(stem(w) for w in (
-    "exempt", "excluded", "exclude", "barred", "bar", "prevent", "prevented", "impossible", "illegal", "invalid",
-    "unaffected", "cancel", "cancels", "cancelled", "canceled", "void", "voided", "countered", "fizzle", "fizzles",
-    "negated", "fail", "fails", "cease", "ceases", "stop", "stops", "decline", "declines", "refuse", "skip",
-    "ignore", "ignored", "without", "must", "need", "needs", "require", "requires", "required", "only", "instead",
-    "rather", "except", "unless", "forbid", "forbidden", "prohibited", "disallowed", "lose", "loses", "optional",
-    "mandatory", "obligated", "automatically", "still", "anyway", "even", "after", "before", "during", "until", "while", "whole",
-    "specifically", "explicitly", "expressly", "default", "otherwise", "opponent", "upto", "anynumber", "minimum",
-    "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "every", "all", "both",
-    "total", "altogether", "combined", "overall"))
 _PHRASES = ((re.compile(r"\b(?:ruled?|rules) out\b"), "excluded"),
             (re.compile(r"\b(?:have|has|had|got) to\b|\bgotta\b|\b(?:make|makes|force|forces|forced) (?:me|you|them|him|her|the \w+)\b"
                         r"|\b(?:forced|obliged) to\b"), "must"),
