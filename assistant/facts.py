@@ -23,6 +23,14 @@ and says why:
   and as many negations is at least ``margin`` further away;
 * the words of the question's quoted card text, and its decisive words ("each", "same",
   "other" ...), are words the fact's wordings use.
+
+When no wording fits the question in all of those ways (a story's setup numbers, a negation
+of another word, a turning word one wording leaves out), the question may still be read
+through its **neighbourhood**: the nearest wordings that deny as many things as it does
+(cosine >= ``neighbourhood``), every one within ``margin`` of the nearest of one fact and one
+answer, which together say each of the question's turning words, and one of which says no
+turning word the question does not; a fact that depends on numbers must still fit them. The
+remaining gates above apply to that reading too.
 """
 
 from __future__ import annotations
@@ -64,6 +72,8 @@ _NEGATIVE_QUESTION = re.compile(
 _CANNOT_BE = re.compile(r"\bun([a-z]{3,}?)(?:able|ible)\b", re.IGNORECASE)
 _DECISIVE = frozenset(stem(w) for w in DECISIVE)
 _COUNTED_SHARE = 0.25
+# How many of the nearest wordings a neighbourhood reading looks at.
+_NEIGHBOURS = 60
 # Words that turn what is asked around without a negation ("exempt from needing",
 # "excluded from being targeted", "must say choose", "an impossible choice", "for the
 # whole time", "unless the text says otherwise"): a question is read as a fact only through
@@ -158,9 +168,15 @@ class FactReading:
     margin: float
     #: Set when the learned classifier read it (its probability), not the nearest wording.
     probability: float | None = None
+    #: Set when the question was read through its neighbourhood: how many of the nearest
+    #: wordings, all of this fact and answer, it was read through.
+    neighbours: int | None = None
 
     @property
     def how(self) -> str:
+        if self.neighbours is not None:
+            return (f"the {self.neighbours} nearest wordings, all of one fact and answer "
+                    f"(cosine {self.score:.2f}, margin {self.margin:.2f})")
         if self.probability is not None:
             return f"the learned classifier ({self.probability:.2f}), through a wording at cosine {self.score:.2f}"
         return f"the nearest wording (cosine {self.score:.2f}, margin {self.margin:.2f})"
@@ -305,9 +321,11 @@ class RuleFacts:
 
     def __init__(self, facts: Sequence[Fact], embed_documents: Callable[[list[str]], list[list[float]]],
                  cache_dir: Path | None = None, prepare: Callable[[str], str] = lambda t: t,
-                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06, sure: float = 0.65) -> None:
+                 cache_key: str = "", threshold: float = 0.72, margin: float = 0.06, sure: float = 0.65,
+                 neighbourhood: float = 0.80) -> None:
         self.facts = list(facts)
         self.threshold = threshold
+        self.neighbourhood = neighbourhood
         self.margin = margin
         self.sure = sure
         self._cache_dir = cache_dir
@@ -391,7 +409,10 @@ class RuleFacts:
         reading = nearest if isinstance(nearest, FactReading) else learned
         if reading is None:
             assert isinstance(nearest, NoFact)
-            return nearest
+            around = self._neighbourhood(sims, rows, asked)
+            if isinstance(around, NoFact):
+                return nearest
+            reading = around
         if found_only and (reading.fact.doc, reading.fact.rule) not in found:
             return NoFact("the rule the fact quotes is not among the rules found for the question")
         contrast = _contrast(q, reading.wording.text)
@@ -434,6 +455,36 @@ class RuleFacts:
         if score - rival < self.margin:
             return NoFact("rule facts with different answers are as close to the question")
         return FactReading(top.fact, top, top.answer, score, score - rival)
+
+    def _neighbourhood(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked) -> FactReading | NoFact:
+        """The reading through the nearest wordings that deny as many things as the question
+        (as many negations, counted two by two), when every one of them within ``margin`` of
+        the nearest is of one fact and one answer, together they say each of the question's
+        turning words and one of them says none the question does not; a fact that depends
+        on numbers must fit the question's."""
+        parity = len(asked.negated) % 2
+        wordings = self.wordings
+        near: list[tuple[float, FactWording]] = []
+        for i in np.argsort(-sims)[:_NEIGHBOURS]:
+            w = wordings[int(rows[i])]
+            if len(w.negated) % 2 == parity:
+                near.append((float(sims[i]), w))
+        if not near or near[0][0] < self.neighbourhood:
+            return NoFact("no rule fact is close to the question")
+        score, top = near[0]
+        close = [w for s, w in near if s >= score - self.margin]
+        if any(w.fact.id != top.fact.id or w.answer != top.answer for w in close):
+            return NoFact("rule facts with different answers are as close to the question")
+        if not asked.polar <= frozenset().union(*(w.polar for w in close)):
+            return NoFact("the question turns on a word none of the nearest wordings says")
+        if not any(w.polar <= asked.polar for w in close):
+            return NoFact("each of the nearest wordings turns on a word the question does not say")
+        if top.fact.id in self._counted and not self._numbers_fit(top, asked.numbers, asked.counts):
+            return NoFact("the rule fact depends on numbers the question states otherwise")
+        if not self._polar_fit(top, asked.polar, strict=False):
+            return NoFact("the question turns on a word the rule fact's wordings do not")
+        rival = next((s for s, w in near if w.fact.id != top.fact.id or w.answer != top.answer), 0.0)
+        return FactReading(top.fact, top, top.answer, score, score - rival, neighbours=len(close))
 
     def _classified(self, v: np.ndarray, sims: np.ndarray, rows: np.ndarray, game: str,
                     asked: _Asked) -> FactReading | None:
