@@ -111,8 +111,49 @@ def test_a_negated_statement_with_a_question_tag_still_denies() -> None:
     assert negations("it cannot be targeted, can it?") == ("target",)
 
 
-def test_a_stated_number_no_wording_of_the_fact_states_is_not_read() -> None:
-    assert isinstance(read("can an ability with 4 targets target the unit it comes from?"), NoFact)
+def test_a_stated_number_no_wording_of_the_fact_states_is_read_only_through_its_neighbourhood() -> None:
+    q = "can an ability with 4 targets target the unit it comes from?"
+    nearest_only = RuleFacts([PICK, SOURCE, SPLIT, UPTO], bag.documents, threshold=0.5, margin=0.04,
+                             neighbourhood=1.1)
+    assert isinstance(nearest_only.read(q, bag(q), "riftbound"), NoFact)
+    # The fact does not depend on numbers (no wording states one): the story's 4 is a detail.
+    r = read(q)
+    assert isinstance(r, FactReading) and r.fact is SOURCE and r.answer == "yes" and r.neighbours is not None
+
+
+DUPLICATES = fact("duplicates", "no",
+                  ("ability text says nothing about duplicates can the same creature fill two slots", "no"),
+                  ("with no word on duplicates in the text can one creature fill two slots", "no"))
+MUST = fact("must", "no", ("must i play a unit from my hand", "no"),
+            ("am i required to play a unit from my hand", "no"))
+TAKE = fact("take", "yes", ("is a unit the card tells me to take targeted", "yes"))
+
+
+def neighbourhood_read(text: str, *extra: Fact) -> FactReading | NoFact:
+    reader = RuleFacts([PICK, SOURCE, SPLIT, UPTO, *extra], bag.documents, threshold=0.5, margin=0.04,
+                       neighbourhood=0.5)
+    return reader.read(text, bag(text), "riftbound")
+
+
+def test_a_negation_of_another_word_is_read_through_wordings_that_deny_as_many_things() -> None:
+    q = "the text doesn't say anything about duplicates, can the same creature fill two slots?"
+    r = neighbourhood_read(q, DUPLICATES)
+    assert isinstance(r, FactReading) and r.fact is DUPLICATES and r.answer == "no" and r.neighbours
+
+
+def test_a_neighbourhood_with_another_fact_as_close_is_not_read() -> None:
+    # PICK alone would answer; TAKE, as close, is another fact with another answer.
+    q = "with 3 units out, is a unit the card tells me to pick or take targeted"
+    assert isinstance(neighbourhood_read(q), FactReading)
+    assert isinstance(neighbourhood_read(q, TAKE), NoFact)
+
+
+def test_nearest_wordings_that_each_say_a_turning_word_the_question_does_not_are_not_read() -> None:
+    # "must i play ...?" is not "can i play ...?": every close wording turns on "must".
+    r = neighbourhood_read("can i play a unit from my hand", MUST)
+    assert isinstance(r, NoFact)
+    said = neighbourhood_read("with 2 cards in it, must i play a unit from my hand", MUST)
+    assert isinstance(said, FactReading) and said.fact is MUST and said.neighbours
 
 
 def test_the_learned_classifier_reads_a_fact_no_wording_is_near_enough_for() -> None:
