@@ -467,7 +467,11 @@ class RuleFacts:
         near: list[tuple[float, FactWording]] = []
         for i in np.argsort(-sims)[:_NEIGHBOURS]:
             w = wordings[int(rows[i])]
-            if len(w.negated) % 2 == parity:
+            # A wording of a fact that depends on numbers, stating other numbers than the
+            # question states, is no reading of it (nor a rival to one).
+            if len(w.negated) % 2 == parity and not (
+                    w.fact.id in self._counted and asked.numbers and w.numbers
+                    and not self._numbers_fit(w, asked.numbers, asked.counts)):
                 near.append((float(sims[i]), w))
         if not near or near[0][0] < self.neighbourhood:
             return NoFact("no rule fact is close to the question")
