@@ -68,6 +68,10 @@ _NEGATIVE_QUESTION = re.compile(
     r"((?:do|does|did|is|are|was|were|could|should|would|will|wo|ca|must|has|have|had|may|might)(?:n't|\s+not)|cannot|can't)"
     r"\s+(?:i|you|we|they|it|he|she|that|this|there|these|those|my|your|our|their|its|his|her|the|a|an|each|every|all|any|both)\b",
     re.IGNORECASE)
+# A contrast tag after the asking clause ("when it's queued, right? not on resolution", "as I
+# play it, not later") names the alternative the question sets aside: it denies nothing the
+# question asks.
+_CONTRAST_TAG = re.compile(r"(?:[,?;(]|\s[-\u2013\u2014])\s*not\b(?=[^,.;?!()]*\)?[?.!]?\s*$)", re.IGNORECASE)
 # "unplayable", "untargetable", "unblockable": what cannot be done, a negation of its verb.
 _CANNOT_BE = re.compile(r"\bun([a-z]{3,}?)(?:able|ible)\b", re.IGNORECASE)
 _DECISIVE = frozenset(stem(w) for w in DECISIVE)
@@ -241,6 +245,7 @@ def negations(text: str) -> tuple[str, ...]:
     "unplayable" denies "play"."""
     plain = outside_quotes(text)
     asking = [m.span(1) for m in _NEGATIVE_QUESTION.finditer(plain)]
+    asking += [m.span() for m in _CONTRAST_TAG.finditer(plain)]
     out: list[str] = []
     for m in _NEGATION.finditer(plain):
         if any(a <= m.start() < b for a, b in asking):

@@ -106,6 +106,19 @@ def test_a_negative_question_asks_the_positive_one(question: str) -> None:
     assert negations(question) == ()
 
 
+@pytest.mark.parametrize("question", [
+    "modes get locked in when it enters the queue, right? not on resolution",
+    "do i pick the unit while playing it, not later when it resolves?",
+    "do you pick the mode while playing it (not when it resolves)?",
+])
+def test_a_contrast_tag_after_the_question_denies_nothing_it_asks(question: str) -> None:
+    assert negations(question) == ()
+
+
+def test_a_negation_before_the_asking_clause_still_denies() -> None:
+    assert negations("it is chosen when played, not on resolution, so can I change it later?") == ("resolution",)
+
+
 def test_a_negated_statement_with_a_question_tag_still_denies() -> None:
     assert negations("the battlefield is not targeted, right?") == ("target",)
     assert negations("it cannot be targeted, can it?") == ("target",)
