@@ -22,7 +22,9 @@ and says why:
 * that wording is close (cosine >= ``threshold``) and every wording with another answer
   and as many negations is at least ``margin`` further away;
 * the words of the question's quoted card text, and its decisive words ("each", "same",
-  "other" ...), are words the fact's wordings use.
+  "other" ...), are words the fact's wordings use;
+* the question says each word nearly every wording of the fact says (its card, its subject:
+  a fact about Here to Help does not answer a question about playing any unit).
 
 When no wording fits the question in all of those ways (a story's setup numbers, a negation
 of another word, a turning word one wording leaves out), the question may still be read
@@ -78,6 +80,10 @@ _DECISIVE = frozenset(stem(w) for w in DECISIVE)
 _COUNTED_SHARE = 0.25
 # How many of the nearest wordings a neighbourhood reading looks at.
 _NEIGHBOURS = 60
+# A fact's core words: those at least this share of its wordings say (of a fact with at
+# least this many wordings).
+_CORE_SHARE = 0.9
+_CORE_WORDINGS = 8
 # Words that turn what is asked around without a negation ("exempt from needing",
 # "excluded from being targeted", "must say choose", "an impossible choice", "for the
 # whole time", "unless the text says otherwise"): a question is read as a fact only through
@@ -336,6 +342,7 @@ class RuleFacts:
         self._cache_dir = cache_dir
         self._models: dict[str, LearnedClassifier | None] = {}
         self._vocabularies: dict[str, frozenset[str]] = {}
+        self._cores: dict[str, frozenset[str]] = {}
         self._raw = [(f, w) for f in self.facts for w in f.wordings]
         self._texts = EmbeddedTexts("facts", [w.q for _, w in self._raw], embed_documents, cache_dir,
                                     lambda t: normalise(prepare(t)), cache_key=cache_key)
@@ -371,6 +378,21 @@ class RuleFacts:
                 out |= content_words(prepared[i]) | decisive_words(prepared[i])
             out |= content_words(fact.ask) | content_words(fact.quote) | decisive_words(fact.ask) | decisive_words(fact.quote)
             got = self._vocabularies[fact.id] = frozenset(out)
+        return got
+
+    def _core(self, fact: Fact) -> frozenset[str]:
+        """The words nearly every wording of ``fact`` says (its card, its subject): a question
+        that says none of one is about something else."""
+        got = self._cores.get(fact.id)
+        if got is None:
+            prepared = self._texts.prepared
+            said = [content_words(prepared[i]) for i in self._rows_of_fact.get(fact.id, [])]
+            counts: dict[str, int] = {}
+            for words in said:
+                for w in words:
+                    counts[w] = counts.get(w, 0) + 1
+            got = self._cores[fact.id] = frozenset(
+                w for w, n in counts.items() if len(said) >= _CORE_WORDINGS and n >= _CORE_SHARE * len(said))
         return got
 
     @cached_property
@@ -428,6 +450,9 @@ class RuleFacts:
             # Card text that denies something ("do not reassign it") is not the text of a
             # wording that never quotes a denial.
             return NoFact("the quoted card text denies something, which no wording of the rule fact I know quotes")
+        core = sorted(self._core(reading.fact) - content_words(q))
+        if core:
+            return NoFact(f"the rule fact I know is about {', '.join(repr(x) for x in core[:3])}, which the question does not say")
         extra = sorted((quoted_words(q) | decisive_words(q)) - self._vocabulary(reading.fact))
         if extra:
             return NoFact(f"the question says {', '.join(repr(x) for x in extra[:3])}, which the rule fact I know does not")
@@ -472,11 +497,11 @@ class RuleFacts:
         near: list[tuple[float, FactWording]] = []
         for i in np.argsort(-sims)[:_NEIGHBOURS]:
             w = wordings[int(rows[i])]
-            # A wording of a fact that depends on numbers, stating other numbers than the
-            # question states, is no reading of it (nor a rival to one).
+            # A wording stating other numbers than the question states is no reading of it
+            # (nor a rival to one); one stating none may be, for a fact that does not depend
+            # on numbers (the question's are its story's details).
             if len(w.negated) % 2 == parity and not (
-                    w.fact.id in self._counted and asked.numbers and w.numbers
-                    and not self._numbers_fit(w, asked.numbers, asked.counts)):
+                    asked.numbers and w.numbers and not self._numbers_fit(w, asked.numbers, asked.counts)):
                 near.append((float(sims[i]), w))
         if not near or near[0][0] < self.neighbourhood:
             return NoFact("no rule fact is close to the question")

@@ -142,6 +142,20 @@ MUST = fact("must", "no", ("must i play a unit from my hand", "no"),
 TAKE = fact("take", "yes", ("is a unit the card tells me to take targeted", "yes"))
 
 
+HERE_TO_HELP = fact("here-to-help", "no", *((f"{lead} here to help can i play the unit to an opponent's battlefield", "no")
+                                            for lead in ("with", "using", "playing", "off", "casting", "via", "through",
+                                                         "thanks to")))
+
+
+def test_a_question_that_does_not_say_a_word_every_wording_of_the_fact_says_is_not_read() -> None:
+    reader = RuleFacts([HERE_TO_HELP], bag.documents, threshold=0.5, margin=0.04)
+    said = "with here to help, can i play the unit to an opponent's battlefield?"
+    assert isinstance(reader.read(said, bag(said), "riftbound"), FactReading)
+    general = "can i play the unit to an opponent's battlefield?"
+    r = reader.read(general, bag(general), "riftbound")
+    assert isinstance(r, NoFact) and "help" in r.reason
+
+
 def neighbourhood_read(text: str, *extra: Fact) -> FactReading | NoFact:
     reader = RuleFacts([PICK, SOURCE, SPLIT, UPTO, *extra], bag.documents, threshold=0.5, margin=0.04,
                        neighbourhood=0.5)
