@@ -206,6 +206,9 @@ _YES_NO = re.compile(r"(?:^|[,:;]\s*)\W*(?:(?:with|for|in|on|when|after|if) (?:\
                      r"\s+(?:i|you|it|they|he|she|we|the|a|an|that|this|these|those|my|its|their|his|her|there|each|all|any|every|some|none|zero|\d+|one|two|three|four|five)\b",
                      re.IGNORECASE)
 _AMOUNT = re.compile(r"\b(?:total|number of|amount of|how (?:many|much))\b", re.IGNORECASE)
+# "fewest targets I can choose for ...?", "max enemies I can pick?": a bound asked for, outside
+# quoted card text ("the unit with the most Might" is the card's).
+_BOUND = re.compile(r"(?<!\bno )(?<!\bwithout )\b(?:fewest|max(?:imum)?|min(?:imum)?)\b", re.IGNORECASE)
 
 
 # An open question ("what does rule 1.8 say?", "why is that?", "which one counts?") with no
@@ -223,7 +226,8 @@ def asks_open(clause: str) -> bool:
 
 def asks_number(clause: str) -> bool:
     """Whether the asking clause wants a number, not a yes or no."""
-    return bool(_HOW_MUCH.search(clause)) or (bool(_AMOUNT.search(clause)) and not _YES_NO.search(clause))
+    return bool(_HOW_MUCH.search(clause)) or (
+        bool(_AMOUNT.search(clause) or _BOUND.search(outside_quotes(clause))) and not _YES_NO.search(clause))
 
 
 _FOLLOWUP = re.compile(r"^\s*(?:and\s+)?(?:what|how) (?:if|about)\b|^\s*(?:and )?if instead\b|\binstead\?*\s*$", re.IGNORECASE)

@@ -13,6 +13,7 @@ from assistant import Assistant
 from assistant.facts import Fact, FactReading, NoFact, RuleFacts, Wording
 from assistant.games import rare_terms, rules_terms
 from assistant.guard import screen
+from assistant.service import asks_number
 from assistant.words import stem
 
 bag = BagOfWords(512)
@@ -169,3 +170,14 @@ def test_an_open_question_gets_no_yes_or_no(assistant: Assistant) -> None:
     a = assistant.ask("what does the rule on choosing targets actually say? like what counts as choosing a unit",
                       game="riftbound")
     assert a.verdict == "unknown"
+
+
+@pytest.mark.parametrize(("clause", "number"), [
+    ("fewest targets I can choose for 'choose up to 3 targets'?", True),
+    ("max enemy units I can pick with it?", True),
+    ("is the minimum 0?", False),
+    ("an 'up to 2' ability with no minimum and one legal target: can it still be played?", False),
+    ('card says "kill the unit with the most Might" - is it targeted?', False),
+])
+def test_a_bound_asked_for_without_an_auxiliary_asks_a_number(clause: str, number: bool) -> None:
+    assert asks_number(clause) is number
