@@ -324,6 +324,11 @@ def decisive_words(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in tokens(outside_quotes(text))) & _DECISIVE
 
 
+#: One wording as read, in plain values: fact id, text, answer, negations, numbers, turning
+#: words, counts.
+WordingRow = tuple[str, str, Answer, tuple[str, ...], tuple[int, ...], tuple[str, ...], tuple[tuple[str, int], ...]]
+
+
 class RuleFacts:
     """``read(text, vector, game)`` -> :class:`FactReading` or :class:`NoFact`.
 
@@ -358,6 +363,18 @@ class RuleFacts:
     def wordings(self) -> list[FactWording]:
         return [FactWording(f, w.q, w.a, negations(t), numbers(t), polar_words(t), counts(t))
                 for (f, w), t in zip(self._raw, self._texts.prepared)]
+
+    def wording_rows(self) -> list[WordingRow]:
+        """The wordings as read, in plain values (the fact by its id): what a build's snapshot
+        keeps, so a cold process reads strings and numbers rather than 17,000 models."""
+        return [(w.fact.id, w.text, w.answer, w.negated, w.numbers, tuple(sorted(w.polar)), w.counts)
+                for w in self.wordings]
+
+    def preload(self, rows: Sequence[WordingRow]) -> None:
+        """Take the wordings as read from ``rows`` (:meth:`wording_rows` of the same facts)."""
+        by_id = {f.id: f for f in self.facts}
+        self.__dict__["wordings"] = [FactWording(by_id[fid], text, answer, negated, nums, frozenset(polar), cs)
+                                     for fid, text, answer, negated, nums, polar, cs in rows]
 
     @cached_property
     def _rows_of_fact(self) -> dict[str, list[int]]:

@@ -727,7 +727,7 @@ class Assistant:
                               cache_key=model + "|" + "|".join(sorted(self.lexicon.words())))
             # The wordings as read (what each denies, its numbers and turning words) are kept
             # in the build's snapshot: a cold process reads them instead of reading 6,000 texts.
-            preload_wordings(facts, self._cached("fact-wordings", lambda: facts.wordings))
+            facts.preload(self._cached("fact-wording-rows", facts.wording_rows))
             self._facts = facts
         return self._facts
 
