@@ -414,8 +414,11 @@ class RuleFacts:
 
     @cached_property
     def _rows(self) -> dict[str, np.ndarray]:
-        games = np.array([f.game for f, _ in self._raw])
-        return {g: np.nonzero(games == g)[0] for g in set(games.tolist())}
+        """Per game, the indexes of its wordings (one pass over the facts, no string array)."""
+        out: dict[str, list[int]] = {}
+        for i, (f, _) in enumerate(self._raw):
+            out.setdefault(f.game, []).append(i)
+        return {g: np.array(rows, dtype=np.int64) for g, rows in out.items()}
 
     @cached_property
     def _game_matrix(self) -> dict[str, np.ndarray]:
