@@ -46,10 +46,16 @@ class LearnedClassifier:
         names = [(aliases or {}).get(k, k) for k in labels]
         known = set(self.classes)
         keep = np.array([k in known for k in names], dtype=bool)
-        x = np.asarray(vectors, dtype=np.float32)[keep] if len(names) else np.zeros((0, 0), np.float32)
+        if not len(names):
+            x = np.zeros((0, 0), np.float32)
+        else:
+            x = np.asarray(vectors, dtype=np.float32)
+            x = np.ascontiguousarray(x if keep.all() else x[keep])  # no copy when every label is kept
         at = {k: i for i, k in enumerate(self.classes)}
         y = np.array([at[k] for k, ok in zip(names, keep) if ok], dtype=np.int64)
-        key = hashlib.sha256(x.tobytes() + y.tobytes() + "|".join(self.classes).encode()).hexdigest()[:16]
+        digest = hashlib.sha256(x.data.cast("B"))  # the same key as before, without a copy
+        digest.update(y.tobytes() + "|".join(self.classes).encode())
+        key = digest.hexdigest()[:16]
         path = cache_dir / f"{name}-{key}.npz" if cache_dir is not None else None
         weights = _load(path)
         if weights is None:
