@@ -32,7 +32,7 @@ def build_cached(index: Any, name: str, make: Callable[[], T], shared: dict[str,
 
 
 def preload_wordings(extractor: Any, wordings: object) -> None:
-    """Give a :class:`~assistant.worked.WorkedCases` or :class:`~assistant.facts.RuleFacts`
-    its prepared wordings (its ``wordings`` cached property) as read back from the build
-    cache."""
+    """Give a :class:`~assistant.worked.WorkedCases` its prepared wordings (its ``wordings``
+    cached property) as read back from the build cache. (:class:`~assistant.facts.RuleFacts`
+    keeps its own as plain rows: :meth:`~assistant.facts.RuleFacts.preload`.)"""
     extractor.__dict__["wordings"] = wordings

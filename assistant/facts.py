@@ -38,6 +38,7 @@ remaining gates above apply to that reading too.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -349,6 +350,7 @@ class RuleFacts:
         self._models: dict[str, LearnedClassifier | None] = {}
         self._vocabularies: dict[str, frozenset[str]] = {}
         self._cores: dict[str, frozenset[str]] = {}
+        self._said: dict[str, list[frozenset[str]]] = {}
         self._raw = [(f, w) for f in self.facts for w in f.wordings]
         self._texts = EmbeddedTexts("facts", [w.q for _, w in self._raw], embed_documents, cache_dir,
                                     lambda t: normalise(prepare(t)), cache_key=cache_key)
@@ -391,11 +393,20 @@ class RuleFacts:
         got = self._vocabularies.get(fact.id)
         if got is None:
             prepared = self._texts.prepared
-            out: set[str] = set()
+            out: set[str] = set().union(*self._wording_words(fact))
             for i in self._rows_of_fact.get(fact.id, []):
-                out |= content_words(prepared[i]) | decisive_words(prepared[i])
+                out |= decisive_words(prepared[i])
             out |= content_words(fact.ask) | content_words(fact.quote) | decisive_words(fact.ask) | decisive_words(fact.quote)
             got = self._vocabularies[fact.id] = frozenset(out)
+        return got
+
+    def _wording_words(self, fact: Fact) -> list[frozenset[str]]:
+        """The content words of each of ``fact``'s wordings (read once, for both the fact's
+        vocabulary and its core words)."""
+        got = self._said.get(fact.id)
+        if got is None:
+            prepared = self._texts.prepared
+            got = self._said[fact.id] = [content_words(prepared[i]) for i in self._rows_of_fact.get(fact.id, [])]
         return got
 
     def _core(self, fact: Fact) -> frozenset[str]:
@@ -403,14 +414,10 @@ class RuleFacts:
         that says none of one is about something else."""
         got = self._cores.get(fact.id)
         if got is None:
-            prepared = self._texts.prepared
-            said = [content_words(prepared[i]) for i in self._rows_of_fact.get(fact.id, [])]
-            counts: dict[str, int] = {}
-            for words in said:
-                for w in words:
-                    counts[w] = counts.get(w, 0) + 1
-            got = self._cores[fact.id] = frozenset(
-                w for w, n in counts.items() if len(said) >= _CORE_WORDINGS and n >= _CORE_SHARE * len(said))
+            said = self._wording_words(fact)
+            counts = Counter(w for words in said for w in words)
+            got = self._cores[fact.id] = frozenset() if len(said) < _CORE_WORDINGS else frozenset(
+                w for w, n in counts.items() if n >= _CORE_SHARE * len(said))
         return got
 
     @cached_property
@@ -527,18 +534,22 @@ class RuleFacts:
         if not near or near[0][0] < self.neighbourhood:
             return NoFact("no rule fact is close to the question")
         score, top = near[0]
+
+        def other(w: FactWording) -> bool:
+            return w.fact.id != top.fact.id or w.answer != top.answer
+
         close = [w for s, w in near if s >= score - self.margin]
-        if any(w.fact.id != top.fact.id or w.answer != top.answer for w in close):
+        if any(map(other, close)):
             return NoFact("rule facts with different answers are as close to the question")
+        # These two also make the fact's turning words fit the question (:meth:`_polar_fit`,
+        # not strict): every close wording is of its fact and answer.
         if not asked.polar <= frozenset().union(*(w.polar for w in close)):
             return NoFact("the question turns on a word none of the nearest wordings says")
         if not any(w.polar <= asked.polar for w in close):
             return NoFact("each of the nearest wordings turns on a word the question does not say")
         if top.fact.id in self._counted and not self._numbers_fit(top, asked.numbers, asked.counts):
             return NoFact("the rule fact depends on numbers the question states otherwise")
-        if not self._polar_fit(top, asked.polar, strict=False):
-            return NoFact("the question turns on a word the rule fact's wordings do not")
-        rival = next((s for s, w in near if w.fact.id != top.fact.id or w.answer != top.answer), 0.0)
+        rival = next((s for s, w in near if other(w)), 0.0)
         return FactReading(top.fact, top, top.answer, score, score - rival, neighbours=len(close))
 
     def _classified(self, v: np.ndarray, sims: np.ndarray, rows: np.ndarray, game: str,
