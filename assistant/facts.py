@@ -489,10 +489,11 @@ class RuleFacts:
             return NoFact(f"the question asks about {', '.join(repr(x) for x in unsaid[:3])}, which the rule fact I know does not")
         return reading
 
-    def _fits(self, w: FactWording, asked: _Asked) -> bool:
-        """``w`` denies what the question denies, says its turning words and its numbers."""
+    def _fits(self, w: FactWording, asked: _Asked, details: bool = True) -> bool:
+        """``w`` denies what the question denies, says its turning words and its numbers
+        (``details``: unless the fact's answer does not turn on numbers)."""
         return (w.negated == asked.negated and self._polar_fit(w, asked.polar)
-                and self._numbers_fit(w, asked.numbers, asked.counts))
+                and self._numbers_fit(w, asked.numbers, asked.counts, details))
 
     def _nearest(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked) -> FactReading | NoFact:
         """The reading through the nearest wording that fits the question, clear of every
@@ -563,7 +564,8 @@ class RuleFacts:
         if p < self.sure:
             return None
         mine = np.nonzero(self._labels[rows] == label)[0]
-        fitting = [(float(sims[j]), w) for j in mine if self._fits(w := self.wordings[int(rows[j])], asked)]
+        # The classifier reads no numbers: its wording must state the question's.
+        fitting = [(float(sims[j]), w) for j in mine if self._fits(w := self.wordings[int(rows[j])], asked, False)]
         if not fitting:
             return None
         score, w = max(fitting, key=lambda sw: sw[0])
@@ -608,12 +610,35 @@ class RuleFacts:
             stated.setdefault(w.fact.id, []).append(bool(w.numbers))
         return frozenset(f for f, s in stated.items() if sum(s) >= _COUNTED_SHARE * len(s))
 
-    def _numbers_fit(self, w: FactWording, asked: tuple[int, ...], counted: tuple[tuple[str, int], ...] = ()) -> bool:
+    @cached_property
+    def _turns_on_numbers(self) -> frozenset[str]:
+        """The facts whose answer may turn on the numbers a question states: every fact that
+        answers with a number; a yes/no fact two of whose wordings that state numbers, deny
+        as many things and say the same turning words answer differently ("with 4 damage,
+        can I choose 5 targets?" no, "... 4 targets?" yes); and one whose wordings never
+        vary the numbers they state, so nothing shows the answer holds for others."""
+        said: dict[tuple[str, int, frozenset[str]], set[str]] = {}
+        stated: dict[str, set[tuple[int, ...]]] = {}
+        out = set()
+        for w in self.wordings:
+            stated.setdefault(w.fact.id, set())
+            if isinstance(w.answer, int):
+                out.add(w.fact.id)
+            elif w.numbers:
+                said.setdefault((w.fact.id, len(w.negated) % 2, w.polar), set()).add(w.answer)
+                stated[w.fact.id].add(w.numbers)
+        out |= {k[0] for k, v in said.items() if len(v) > 1}
+        return frozenset(out | {f for f, numbers in stated.items() if len(numbers) < 2})
+
+    def _numbers_fit(self, w: FactWording, asked: tuple[int, ...], counted: tuple[tuple[str, int], ...] = (),
+                     details: bool = True) -> bool:
         """The question's numbers are the wording's (a reading that drops a stated number
         reads part of the question), each counting the same thing ("2 Might, five enemy
         units" is not "5 Might, two enemy units"); a question without any may be read
         through a wording with some only when the fact does not depend on numbers."""
         if asked:
+            if details and w.fact.id not in self._turns_on_numbers:
+                return True  # the question's numbers are its story's details
             return w.numbers == asked and not _counted_apart(w.counts, counted)
         return not w.numbers or w.fact.id not in self._counted
 
