@@ -101,6 +101,11 @@ _POLAR = frozenset(stem(w) for w in (
     "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "every", "all", "both",
     "total", "altogether", "combined", "overall"))
 
+# Turning words that stress what is asked without turning it ("can I still ...?", "... anyway?",
+# "can I even ...?"): a wording that says one the question does not still reads it; a
+# question that says one still needs a wording of that answer that does.
+_EMPHASIS = frozenset(stem(w) for w in ("still", "anyway", "even"))
+
 # Words that name one of two contrasting things (the main scheme or a side one, a friendly
 # unit or an enemy, hero form or alter-ego): a question about one is not a wording about the
 # other.
@@ -387,7 +392,7 @@ class RuleFacts:
             out.setdefault(w.fact.id, []).append(i)
         return out
 
-    def _vocabulary(self, fact: Fact) -> frozenset[str]:
+    def vocabulary(self, fact: Fact) -> frozenset[str]:
         """Every word ``fact``'s wordings, question and quote use (built for the fact read,
         not for all 1,000: a cold process reads one question)."""
         got = self._vocabularies.get(fact.id)
@@ -481,10 +486,10 @@ class RuleFacts:
         core = sorted(self._core(reading.fact) - content_words(q))
         if core:
             return NoFact(f"the rule fact I know is about {', '.join(repr(x) for x in core[:3])}, which the question does not say")
-        extra = sorted((quoted_words(q) | decisive_words(q)) - self._vocabulary(reading.fact))
+        extra = sorted((quoted_words(q) | decisive_words(q)) - self.vocabulary(reading.fact))
         if extra:
             return NoFact(f"the question says {', '.join(repr(x) for x in extra[:3])}, which the rule fact I know does not")
-        unsaid = sorted((content_words(outside_quotes(q[ask_start(q):])) & terms) - self._vocabulary(reading.fact))
+        unsaid = sorted((content_words(outside_quotes(q[ask_start(q):])) & terms) - self.vocabulary(reading.fact))
         if unsaid:
             return NoFact(f"the question asks about {', '.join(repr(x) for x in unsaid[:3])}, which the rule fact I know does not")
         return reading
@@ -504,6 +509,13 @@ class RuleFacts:
         if first is None or first[0] < self.threshold:
             return NoFact("no rule fact is close to the question as it is worded")
         score, top = first
+        if not top.polar <= asked.polar and any(
+                w.answer != top.answer and w.polar <= asked.polar and self._fits(w, asked)
+                for w in (wordings[i] for i in self._rows_of_fact[top.fact.id])):
+            # The nearest wording stresses what the question does not ("does it still
+            # attack?" against "is it stunned?"), and another of the fact's wordings, saying
+            # just the question's turning words, answers the other way: which is asked?
+            return NoFact("wordings of the rule fact with different answers both fit the question")
         # A wording with another answer and as many negations is a rival, whatever it denies
         # and whatever its turning words, unless it is the same fact asked the other way
         # round in words the question does not say ("does targeting end?" against "is it
@@ -599,7 +611,7 @@ class RuleFacts:
         say, its others are words some of them say (so they do not turn it), and (``strict``)
         it says every turning word of ``w``."""
         some, every = self._turning[(w.fact.id, str(w.answer))]
-        return polar <= some and every <= polar and (not strict or w.polar <= polar)
+        return polar <= some and every <= polar and (not strict or w.polar - _EMPHASIS <= polar)
 
     @cached_property
     def _counted(self) -> frozenset[str]:
@@ -638,9 +650,17 @@ class RuleFacts:
         through a wording with some only when the fact does not depend on numbers."""
         if asked:
             if details and w.fact.id not in self._turns_on_numbers:
-                return True  # the question's numbers are its story's details
+                # The question's numbers are its story's details, unless they meet where the
+                # wording's do not, or the other way round ("four targets and four become
+                # illegal" is not "three targets and two become illegal").
+                return _meets(asked) == _meets(w.numbers)
             return w.numbers == asked and not _counted_apart(w.counts, counted)
         return not w.numbers or w.fact.id not in self._counted
+
+
+def _meets(numbers: tuple[int, ...]) -> bool:
+    """Two of ``numbers`` are the same number."""
+    return len(set(numbers)) < len(numbers)
 
 
 def _squash(text: str) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from assistant.lexicon import Lexicon
 from assistant.textnorm import outside_quotes, quoted_spans
-from assistant.words import stem
+from assistant.words import content_words, stem
 
 __all__ = ["ConceptGate", "Unread", "filled_concepts"]
 
@@ -67,6 +67,14 @@ class Unread:
 class ConceptGate:
     def __init__(self, lexicon: Lexicon) -> None:
         self._rx = [(name, _pattern(words)) for name, words in lexicon.concepts.items() if words]
+
+    def unsaid(self, question: str, said: frozenset[str]) -> list[Unread]:
+        """Concept words of ``question`` (outside quotes) whose content words are not all in
+        ``said`` (stems: what a rule fact's quote and wordings say). What an ability does
+        ("exhaust them", "kill it") is the story a fact is told in, not a concept it misses."""
+        text = outside_quotes(question)
+        return [Unread(name, m.group(0)) for name, rx in self._rx if name != "actions"
+                for m in rx.finditer(text) if not content_words(m.group(0)) <= said]
 
     def unread(self, question: str, evidence: Iterable[str], slots: frozenset[str] = frozenset(),
                quoted_ability: bool = False) -> list[Unread]:

@@ -1420,7 +1420,10 @@ class _Builder:
         illegal = [i for i in ids if i not in legal]
         word = said[-1].group(0)
         pool = illegal if word in {"illegal", "invalid"} or word.startswith("no longer") else legal
-        if len(pool) != 1:
+        if len(pool) > 1:
+            raise ParseFailure(f"'{a.group(0)}' could be any of the {len(pool)} {'illegal' if pool is illegal else 'legal'} "
+                               "targets the question describes.")
+        if not pool:
             raise ParseFailure(f"I could not tell which object '{a.group(0)}' refers to.")
         self.note(f"asked object={pool[0]} ({'illegal' if pool is illegal else 'legal'}: the one the situation singled out)",
                   a.group(0))

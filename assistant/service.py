@@ -183,6 +183,9 @@ _GAME_THRESHOLD = 0.95
 
 # Two extractors' readings disagree: no third one settles it.
 _DISAGREE = re.compile(r"Two readings of the question disagree")
+# The question points at one object ("that one") of several it describes: a rule fact's
+# wording, which points at nothing, does not say which either.
+_NO_REFERENT = re.compile(r"'[^']+' could be any of the \d+ ")
 # A rule fact takes a ruling away only when it is clearly the nearest reading: every wording
 # with another answer at least this much further from the question (twice the margin at
 # which a fact may answer on its own).
@@ -756,6 +759,11 @@ class Assistant:
                                   frozenset((h.rule.doc, h.rule.number) for h in hits), found_only)
         if not isinstance(reading, FactReading):
             return None
+        if self.gate.unsaid(q, self.facts.vocabulary(reading.fact)):
+            # A game concept the question states anywhere ("there's a guard minion out. can I
+            # target the villain?") that neither the rule nor any wording of the fact says
+            # may change what the rule settles.
+            return None
         if asks_number(asking) != isinstance(reading.answer, int) or asks_open(asking):
             return None  # a number asked for and a yes/no fact, or the other way round
         return reading
@@ -787,7 +795,8 @@ class Assistant:
             if fact is not None and fact.margin >= _VETO_MARGIN and _fact_ruling(fact).disagrees(checked.ruling):
                 u.error = _disagreement(fact.fact.ask)
                 return Checked(x, None)
-        if checked.ruling is None and u.game is not None and not u.final and not _DISAGREE.match(u.error or ""):
+        if (checked.ruling is None and u.game is not None and not u.final and not _DISAGREE.match(u.error or "")
+                and not _NO_REFERENT.match(u.error or "")):
             t = time.perf_counter()
             self._fact(u.read, u, x.hits)
             self.timings.parsing += time.perf_counter() - t
