@@ -658,6 +658,9 @@ class RuleFacts:
         return not w.numbers or w.fact.id not in self._counted
 
 
+_EMPHASIS_MARK = re.compile(r"\*+")
+
+
 def _meets(numbers: tuple[int, ...]) -> bool:
     """Two of ``numbers`` are the same number."""
     return len(set(numbers)) < len(numbers)
@@ -678,10 +681,13 @@ def anchored(facts: Sequence[Fact], rules_of: Callable[[str, str], Sequence[tupl
         key = (f.game, f.doc)
         if key not in texts:
             texts[key] = [(n, _squash(t)) for n, t in rules_of(f.game, f.doc)]
-        quote = _squash(f.quote)
+        # A quote copied from a Markdown capture keeps its emphasis ("*(but ...)*",
+        # "**Action**"); the ingested rule does not.
+        plain = _EMPHASIS_MARK.sub("", f.quote)
+        quote = _squash(plain)
         found = [n for n, t in texts[key] if quote in t]
         if not found:
             continue
         number = f.rule if f.rule in found else found[0]
-        out.append(f.model_copy(update={"rule": number}))
+        out.append(f.model_copy(update={"rule": number, "quote": plain}))
     return out

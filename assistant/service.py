@@ -721,8 +721,9 @@ class Assistant:
             # Which facts a loaded rule quotes (and the rule's number) is read from the build's
             # snapshot: a cold process does not search 8,000 rule texts for 900 quotes.
             every = load_facts()
-            anchors = self._cached("fact-anchors", lambda: {f.id: f.rule for f in anchored(every, rules_of)})
-            cited = [f if f.rule == anchors[f.id] else f.model_copy(update={"rule": anchors[f.id]})
+            anchors = self._cached("fact-anchors", lambda: {f.id: (f.rule, f.quote) for f in anchored(every, rules_of)})
+            cited = [f if (f.rule, f.quote) == anchors[f.id] else
+                     f.model_copy(update={"rule": anchors[f.id][0], "quote": anchors[f.id][1]})
                      for f in every if f.id in anchors]
             facts = RuleFacts(cited, self.index.embed_documents,
                               cache_dir=self._texts_cache_dir(),
