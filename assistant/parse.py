@@ -1082,9 +1082,17 @@ class _Builder:
     _DROP_PRED = re.compile(r"\bhow many\b[^?]*?\b(?:ceas\w* (?:to be|being)|stop\w* being|(?:are|is) no longer|no longer (?:be|count as)|los(?:e|t)|fail\w* to (?:stay|remain))"
                             r"\b(?: (?:targets?|targeted))?", re.IGNORECASE)
 
+    # What a question asking for the dropped targets says: a dropping verb, or that some must go.
+    _DROP_ASKED = re.compile(r"\b(?:drop|lose|lost|remove|cease|stop|give up|discard|shed|release|let go|no longer|must|have to|"
+                             r"has to|need to|needs to|should|forced|required)\b", re.IGNORECASE)
+
     def targets_to_drop(self) -> Parse:
+        ask = ask_clause(self.low)
+        if not self._DROP_ASKED.search(ask):
+            # "what's the max number of enemy units I can choose?" asks a bound, not a drop.
+            raise ParseFailure("I could not tell that the question asks how many targets must be dropped.")
         ability, w, tl, _ids, eid = self._split_setup()
-        dp = self._DROP_PRED.search(ask_clause(self.low))
+        dp = self._DROP_PRED.search(ask)
         if dp:
             self.note("asked quantity: targets dropped", dp.group(0))
         return self._one(ability, w, {"kind": "targets_to_drop", "effect": eid}, tl)
