@@ -356,6 +356,7 @@ class RuleFacts:
         self._vocabularies: dict[str, frozenset[str]] = {}
         self._cores: dict[str, frozenset[str]] = {}
         self._said: dict[str, list[frozenset[str]]] = {}
+        self._things: dict[str, frozenset[str]] = {}
         self._raw = [(f, w) for f in self.facts for w in f.wordings]
         self._texts = EmbeddedTexts("facts", [w.q for _, w in self._raw], embed_documents, cache_dir,
                                     lambda t: normalise(prepare(t)), cache_key=cache_key)
@@ -403,6 +404,15 @@ class RuleFacts:
                 out |= decisive_words(prepared[i])
             out |= content_words(fact.ask) | content_words(fact.quote) | decisive_words(fact.ask) | decisive_words(fact.quote)
             got = self._vocabularies[fact.id] = frozenset(out)
+        return got
+
+    def _counted_things(self, fact: Fact) -> frozenset[str]:
+        """What ``fact``'s "how many/much" wordings count (:func:`counted_thing`)."""
+        got = self._things.get(fact.id)
+        if got is None:
+            prepared = self._texts.prepared
+            got = self._things[fact.id] = frozenset(
+                t for i in self._rows_of_fact.get(fact.id, []) if (t := counted_thing(prepared[i])) is not None)
         return got
 
     def _wording_words(self, fact: Fact) -> list[frozenset[str]]:
@@ -483,6 +493,11 @@ class RuleFacts:
             # Card text that denies something ("do not reassign it") is not the text of a
             # wording that never quotes a denial.
             return NoFact("the quoted card text denies something, which no wording of the rule fact I know quotes")
+        thing = counted_thing(q)
+        things = self._counted_things(reading.fact) if thing is not None and isinstance(reading.answer, int) else None
+        if things and thing not in things:
+            # "how many schemes lose threat?" is not "how much threat is removed?"
+            return NoFact(f"the question counts '{thing}', which no wording of the rule fact I know counts")
         core = sorted(self._core(reading.fact) - content_words(q))
         if core:
             return NoFact(f"the rule fact I know is about {', '.join(repr(x) for x in core[:3])}, which the question does not say")
@@ -659,6 +674,22 @@ class RuleFacts:
 
 
 _EMPHASIS_MARK = re.compile(r"\*+")
+
+
+_HOW_MANY = re.compile(r"\bhow (?:many|much)\s+([a-z'-]+(?:\s+[a-z'-]+){0,3})", re.IGNORECASE)
+_COUNT_MODIFIERS = frozenset(stem(w) for w in (
+    "more", "extra", "additional", "total", "other", "different", "separate", "enemy", "enemies", "friendly",
+    "of", "the", "my", "our", "your", "their", "his", "her", "its", "max", "maximum", "min", "minimum", "in",
+    "exactly", "actual", "actually", "new", "remaining", "opposing", "possible", "legal", "individual"))
+
+
+def counted_thing(text: str) -> str | None:
+    """What a "how many/much ..." question counts (its first word that is not a modifier:
+    "how many extra encounter cards" -> "encounter"; "how much threat" -> "threat")."""
+    m = _HOW_MANY.search(text)
+    if m is None:
+        return None
+    return next((stem(w) for w in m.group(1).lower().split() if stem(w) not in _COUNT_MODIFIERS), None)
 
 
 def _meets(numbers: tuple[int, ...]) -> bool:
