@@ -62,10 +62,17 @@ WINS = Fact(id="wins", game="riftbound", doc="doc", rule="1.1", quote="q", ask="
 
 def test_a_rules_term_of_the_asking_sentence_that_the_fact_never_says_is_not_read_as_it() -> None:
     reader = RuleFacts([WINS], bag.documents, threshold=0.3, margin=0.0)
-    q = "how many points do i need to win the match"
+    q = "how many game wins do i need to win the match on points"
     assert isinstance(reader.read(q, bag(q), "riftbound"), FactReading)
     gated = reader.read(q, bag(q), "riftbound", frozenset({stem("point")}))
     assert isinstance(gated, NoFact) and "point" in gated.reason
+
+
+def test_a_number_fact_does_not_answer_a_question_counting_another_thing() -> None:
+    reader = RuleFacts([WINS], bag.documents, threshold=0.3, margin=0.0)
+    q = "how many points do i need to win the match"
+    got = reader.read(q, bag(q), "riftbound")
+    assert isinstance(got, NoFact) and "counts 'point'" in got.reason
 
 
 def test_a_rules_term_the_fact_says_is_read() -> None:

@@ -308,3 +308,21 @@ def test_quoted_text_for_one_object_is_not_read_through_a_wording_quoting_every_
     ans = assistant.ask('The crisis icon is out and the main scheme has 3 threat. My card says "Remove 1 threat from a '
                         'scheme." Can the main scheme be its target?', game="marvel-champions")
     assert ans.verdict != "yes", ans.answer
+
+
+CARRY = fact("carry", "no",
+             ("we hit stage 1 for 7 with 2 hp left do the extra 5 carry over to the next stage", "no"),
+             ("stage 1 had 3 hp left and we dealt 9 do the extra 6 carry over to the next stage", "no"))
+
+
+def test_story_numbers_need_not_be_a_wordings_when_the_answer_does_not_turn_on_them() -> None:
+    reader = RuleFacts([CARRY, PICK], bag.documents, threshold=0.5, margin=0.04)
+    q = "stage 1 had 5 hp left and we dealt 20 do the extra 15 carry over to the next stage"
+    got = reader.read(q, bag(q), "riftbound")
+    assert isinstance(got, FactReading) and got.fact is CARRY and got.answer == "no"
+
+
+def test_story_numbers_that_meet_where_no_wordings_do_are_not_read() -> None:
+    reader = RuleFacts([CARRY, PICK], bag.documents, threshold=0.5, margin=0.04)
+    q = "stage 1 had 4 hp left and we dealt 4 do the extra carry over to the next stage"
+    assert isinstance(reader.read(q, bag(q), "riftbound"), NoFact)
