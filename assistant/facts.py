@@ -314,6 +314,9 @@ def polar_words(text: str) -> frozenset[str]:
     if _EVERY.search(quoted):
         bounds.add("each")  # quoted "each scheme" is not quoted "a scheme"
     plain = outside_quotes(text).lower()
+    tag = _CONTRAST_TAG.search(plain)
+    if tag:
+        plain = plain[:tag.start()]  # "..., right? not after?": the alternative set aside turns nothing
     for rx, word in _PHRASES:
         plain = rx.sub(word, plain)
     words = tokens(plain)

@@ -50,6 +50,8 @@ def _n(word: str | None, default: int | None = None) -> int | None:
 
 # ------------------------------------------------------------------ ability sources
 
+# A denial in an override clause ("(the text doesn't defer it)"): the override does not hold.
+_DENIES = re.compile(r"\b(?:not|never|no)\b|n't\b")
 _DESCRIBED: list[tuple[str, str, str]] = [
     # "whose text identifies only game objects (as targets)": the one target type its text names.
     ((r"\b(?:identif(?:y|ies)|names?|lists?|mentions?|refers? to) only (?P<t>players?|arena spaces?|game objects?)"
@@ -1575,11 +1577,12 @@ class _Builder:
         ability = self.pick.ability if self.pick else _generic()
         question: dict[str, Any] = {"kind": "choice_timing", "choice": choice, "when": when}
         ov = re.search(r"\b(?:if|when|where|unless)\b[^?,]*?\b(?:text|ability|card)\b[^?,]*?\b(?:requires?|demands?)\b[^?,]*?\b(?:earlier|sooner|before)\b", self.q.lower())
-        if ov:
+        # "(the text doesn't defer it)" says the default holds: a denied override is none.
+        if ov and not _DENIES.search(ov.group(0)):
             question["text_requires_earlier"] = True
             self.note("the text requires the choice earlier", ov.group(0))
         df = re.search(r"\b(?:if|when|where)\b[^?,]*?\b(?:text|ability|card)\b[^?,]*?\b(?:explicitly |expressly )?(?:defers?|postpones?|delays?)\b[^?,]*", self.q.lower())
-        if df:
+        if df and not _DENIES.search(df.group(0)):
             question["text_defers"] = True
             self.note("the text explicitly defers the choice", df.group(0))
         return self._one(ability, World(), question)

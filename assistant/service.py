@@ -187,9 +187,9 @@ _DISAGREE = re.compile(r"Two readings of the question disagree")
 # wording, which points at nothing, does not say which either.
 _NO_REFERENT = re.compile(r"'[^']+' could be any of the \d+ ")
 # A rule fact takes a ruling away only when it is clearly the nearest reading: every wording
-# with another answer at least this much further from the question (twice the margin at
-# which a fact may answer on its own).
-_VETO_MARGIN = 0.12
+# with another answer at least this much further from the question (one and a half times
+# the margin at which a fact may answer on its own).
+_VETO_MARGIN = 0.09
 # "Is B right?" (after normalising, whose tag words go: "Is B?", "Am I?").
 _WHOSE_CLAIM = re.compile(r"\b(?:is|am|are|was)\s+(?:\w+\s+){0,2}(?:right|correct|wrong)\b|\bwho(?:'s| is) (?:right|correct)\b"
                           r"|^\s*(?:\w+,?\s+)?(?:is|am|was)\s+(?:i|he|she|opp|player\s+\w+|[ab]|my\s+\w+)\s*\?\s*$", re.IGNORECASE)
