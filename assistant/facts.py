@@ -676,9 +676,6 @@ class RuleFacts:
         return not w.numbers or w.fact.id not in self._counted
 
 
-_EMPHASIS_MARK = re.compile(r"\*+")
-
-
 _HOW_MANY = re.compile(r"\bhow (?:many|much)\s+([a-z'-]+(?:\s+[a-z'-]+){0,3})", re.IGNORECASE)
 _COUNT_MODIFIERS = frozenset(stem(w) for w in (
     "more", "extra", "additional", "total", "other", "different", "separate", "enemy", "enemies", "friendly",
@@ -698,6 +695,10 @@ def counted_thing(text: str) -> str | None:
 def _meets(numbers: tuple[int, ...]) -> bool:
     """Two of ``numbers`` are the same number."""
     return len(set(numbers)) < len(numbers)
+
+
+# Markdown emphasis a quote copied from a capture may keep ("*(but ...)*", "**Action**").
+_EMPHASIS_MARK = re.compile(r"\*+")
 
 
 def _squash(text: str) -> str:

@@ -18,6 +18,7 @@ from assistant.coverage import baseline_spans, credited_spans, cues, polarity, u
 from assistant.intents import KindClassifier, kind_words
 from assistant.known import KNOWN, KnownAbility
 from assistant.textnorm import fold, normalise, number_of, outside_quotes, quoted_spans
+from assistant.words import is_negation, tokens
 from ingest.errors import ArbiterError
 
 
@@ -50,8 +51,12 @@ def _n(word: str | None, default: int | None = None) -> int | None:
 
 # ------------------------------------------------------------------ ability sources
 
-# A denial in an override clause ("(the text doesn't defer it)"): the override does not hold.
-_DENIES = re.compile(r"\b(?:not|never|no)\b|n't\b")
+
+def _denied(clause: str) -> bool:
+    """An override clause that denies itself ("(the text doesn't defer it)"): it does not hold."""
+    return any(is_negation(w) for w in tokens(clause))
+
+
 _DESCRIBED: list[tuple[str, str, str]] = [
     # "whose text identifies only game objects (as targets)": the one target type its text names.
     ((r"\b(?:identif(?:y|ies)|names?|lists?|mentions?|refers? to) only (?P<t>players?|arena spaces?|game objects?)"
@@ -1578,11 +1583,11 @@ class _Builder:
         question: dict[str, Any] = {"kind": "choice_timing", "choice": choice, "when": when}
         ov = re.search(r"\b(?:if|when|where|unless)\b[^?,]*?\b(?:text|ability|card)\b[^?,]*?\b(?:requires?|demands?)\b[^?,]*?\b(?:earlier|sooner|before)\b", self.q.lower())
         # "(the text doesn't defer it)" says the default holds: a denied override is none.
-        if ov and not _DENIES.search(ov.group(0)):
+        if ov and not _denied(ov.group(0)):
             question["text_requires_earlier"] = True
             self.note("the text requires the choice earlier", ov.group(0))
         df = re.search(r"\b(?:if|when|where)\b[^?,]*?\b(?:text|ability|card)\b[^?,]*?\b(?:explicitly |expressly )?(?:defers?|postpones?|delays?)\b[^?,]*", self.q.lower())
-        if df and not _DENIES.search(df.group(0)):
+        if df and not _denied(df.group(0)):
             question["text_defers"] = True
             self.note("the text explicitly defers the choice", df.group(0))
         return self._one(ability, World(), question)
