@@ -25,6 +25,16 @@ from ingest.errors import ArbiterError
 class ParseFailure(ArbiterError, ValueError):
     """The question could not be turned into a scenario with confidence."""
 
+    #: The reason holds for any reading (a rule fact's wording does not settle it either).
+    conclusive: ClassVar[bool] = False
+
+
+class UnclearReferent(ParseFailure):
+    """The question points at one object ("that one") of several it describes: a rule
+    fact's wording, which points at nothing, does not say which either."""
+
+    conclusive = True
+
 
 @dataclass
 class Parse:
@@ -1436,7 +1446,7 @@ class _Builder:
         word = said[-1].group(0)
         pool = illegal if word in {"illegal", "invalid"} or word.startswith("no longer") else legal
         if len(pool) > 1:
-            raise ParseFailure(f"'{a.group(0)}' could be any of the {len(pool)} {'illegal' if pool is illegal else 'legal'} "
+            raise UnclearReferent(f"'{a.group(0)}' could be any of the {len(pool)} {'illegal' if pool is illegal else 'legal'} "
                                "targets the question describes.")
         if not pool:
             raise ParseFailure(f"I could not tell which object '{a.group(0)}' refers to.")

@@ -76,10 +76,17 @@ class Understanding:
     #: The words of that card's own text (reminder text and keywords aside): a fact whose
     #: rule says one of them may be the rule the card changes.
     card_words: frozenset[str] = frozenset()
+    #: Why no reading rules is one no rule fact gets past (two readings disagree; "that
+    #: one" could be any of several objects): the rule-fact fallback does not read it.
+    conclusive: bool = False
     read: str = ""
     """The question as the extractors read it (normalised; a follow-up merged with the
     question it follows): the text the frame's evidence spans index."""
     frame: Frame | None = None
+
+    def abstain(self, reason: str | None, *, conclusive: bool = False) -> None:
+        """Record why no reading rules (``None``: a reading now does)."""
+        self.error, self.conclusive = reason, conclusive
 
 
 @dataclass(frozen=True)
@@ -181,11 +188,6 @@ _MIN_GAME_WORDINGS = 50
 _FALLBACK_PROBABILITY = 0.95
 _GAME_THRESHOLD = 0.95
 
-# Two extractors' readings disagree: no third one settles it.
-_DISAGREE = re.compile(r"Two readings of the question disagree")
-# The question points at one object ("that one") of several it describes: a rule fact's
-# wording, which points at nothing, does not say which either.
-_NO_REFERENT = re.compile(r"'[^']+' could be any of the \d+ ")
 # A rule fact takes a ruling away only when it is clearly the nearest reading: every wording
 # with another answer at least this much further from the question (one and a half times
 # the margin at which a fact may answer on its own).
@@ -530,7 +532,7 @@ class Assistant:
         req = r.request
         u = Understanding(text=req.text)
         if req.blocked:
-            u.error = req.blocked
+            u.abstain(req.blocked)
             u.final = True
             return u
         q = normalise(req.text)
@@ -564,20 +566,20 @@ class Assistant:
             if isinstance(reading, Reading):
                 u.game, u.game_because = reading.case.game, "the question reads as a worked case of this game"
             else:
-                u.error = f"I can't tell which game this is about ({u.game_because}); name the game."
+                u.abstain(f"I can't tell which game this is about ({u.game_because}); name the game.")
                 return u
         if req.unknown:
             # A word no loaded rule, lexicon or dictionary knows may change the question: the
             # reading would silently drop it.
             words = ", ".join(f"'{w}'" for w in dict.fromkeys(req.unknown))
-            u.error = f"I don't know the word{'s' if len(set(req.unknown)) > 1 else ''} {words}, so I can't be sure what is asked."
+            u.abstain(f"I don't know the word{'s' if len(set(req.unknown)) > 1 else ''} {words}, so I can't be sure what is asked.")
             u.final = True
             return u
         if pick and pick.game and pick.game != u.game:
             pick = None
         card = card_pick(pick, self.cards) if pick is not None else self.cards.read(q, u.game)
         if card is not None and card.unread:
-            u.error = card.reason()
+            u.abstain(card.reason())
             u.facts_found_only = True
             u.card_words = _own_words(card.unread)
             return u
@@ -589,13 +591,15 @@ class Assistant:
             try:
                 parse = llm_parse(self._llm, q, u.game)
                 self._through_gates(q, None, parse)  # the same gates as every other reading
-                u.parse, u.error, u.kind_via = parse, None, "llm"
+                u.parse, u.kind_via = parse, "llm"
+                u.abstain(None)
             except ParseFailure as exc:
-                u.error = str(exc)
+                u.abstain(str(exc), conclusive=exc.conclusive)
             except ValueError as exc:  # its reading did not validate (scenario, game, evidence)
-                u.error = f"A second reading was rejected: {exc}."
+                u.abstain(f"A second reading was rejected: {exc}.")
             except Exception as exc:  # noqa: BLE001 - an LLM failure is an abstention, never a crash
-                u.error = u.error or f"LLM parse failed: {exc}"
+                if not u.error:
+                    u.abstain(f"LLM parse failed: {exc}")
         return u
 
     def _grammar(self, classifier: KindClassifier, q: str, outside: str, pick: AbilityPick | None,
@@ -608,15 +612,17 @@ class Assistant:
         kg = classifier.classify(text)
         u.kind, u.kind_via, u.pick = kg.kind, f"{kg.via}: {kg.because}", pick
         if kg.kind is None:
-            u.error = (f"Two readings of the question disagree: {kg.because}." if kg.via == "cross-check"
-                       else "I could not tell what is being asked with enough confidence.")
+            # Two extractors' readings disagree: no third one settles it.
+            u.abstain(f"Two readings of the question disagree: {kg.because}." if kg.via == "cross-check"
+                      else "I could not tell what is being asked with enough confidence.",
+                      conclusive=kg.via == "cross-check")
             return
         try:
             u.parse = self._read(q, u.game, pick, kg.kind, kg.confidence, kg.because, by_classifier=kg.via == "classifier")
             return
         except ParseFailure as exc:
             u.parse = None
-            u.error = str(exc)
+            u.abstain(str(exc), conclusive=exc.conclusive)
         vector = classifier.vector(text)
         alt = self.kind_model.propose(vector) if vector is not None and kg.via != "classifier" else None
         if alt is None or alt.label == kg.kind or alt.probability < _FALLBACK_PROBABILITY:
@@ -626,7 +632,8 @@ class Assistant:
                                  f"the learned classifier ({alt.probability:.2f})", by_classifier=True)
         except ParseFailure:
             return  # the first reading's reason stands
-        u.kind, u.kind_via, u.error = alt.label, f"classifier: the learned classifier ({alt.probability:.2f})", None
+        u.kind, u.kind_via = alt.label, f"classifier: the learned classifier ({alt.probability:.2f})"
+        u.abstain(None)
 
     def _read(self, q: str, game: str, pick: AbilityPick | None, kind: str, confidence: float,
               because: str, by_classifier: bool = False) -> Parse:
@@ -700,7 +707,7 @@ class Assistant:
                             scenario=reading.case.scenario, confidence=reading.score,
                             because=[("worked case", reading.wording.text)],
                             negated=reading.invert, negation=reading.negation)
-            u.error = None
+            u.abstain(None)
             u.kind_via = f"worked case {reading.case.name} (cosine {reading.score:.2f}, margin {reading.margin:.2f})"
 
     @property
@@ -776,7 +783,8 @@ class Assistant:
             return
         if u.card_words & content_words(reading.fact.quote):
             return  # the card's own text speaks of what the rule settles: it may change it
-        u.fact, u.error = reading, None
+        u.fact = reading
+        u.abstain(None)
         u.kind_via = f"rule fact {reading.fact.id}, by {reading.how}"
 
     def _check(self, x: Understood) -> Checked:
@@ -794,10 +802,9 @@ class Assistant:
             fact = self._fact_reading(u.read, u.game, shared)
             self.timings.parsing += time.perf_counter() - t
             if fact is not None and fact.margin >= _VETO_MARGIN and _fact_ruling(fact).disagrees(checked.ruling):
-                u.error = _disagreement(fact.fact.ask)
+                u.abstain(_disagreement(fact.fact.ask), conclusive=True)
                 return Checked(x, None)
-        if (checked.ruling is None and u.game is not None and not u.final and not _DISAGREE.match(u.error or "")
-                and not _NO_REFERENT.match(u.error or "")):
+        if checked.ruling is None and u.game is not None and not u.final and not u.conclusive:
             t = time.perf_counter()
             self._fact(u.read, u, x.hits)
             self.timings.parsing += time.perf_counter() - t
@@ -810,7 +817,7 @@ class Assistant:
         if u.parse is None:
             return Checked(x, None)
         if u.parse.negated and u.parse.combine == "any":
-            u.error = "The question negates a statement I can only check part by part."
+            u.abstain("The question negates a statement I can only check part by part.")
             return Checked(x, None)
         import engine
 
@@ -821,10 +828,10 @@ class Assistant:
             u.frame = self._frame(u, loaded)
             decisions = [engine.decide(s) for s in loaded]
         except ArbiterError as exc:
-            u.error = f"The rules loaded do not decide this: {exc}"
+            u.abstain(f"The rules loaded do not decide this: {exc}")
             decisions = []
         except Exception as exc:  # noqa: BLE001  # pragma: no cover - engine bug: abstain, never guess
-            u.error = f"engine failure: {type(exc).__name__}: {exc}"
+            u.abstain(f"engine failure: {type(exc).__name__}: {exc}")
             decisions = []
         self.timings.engine += time.perf_counter() - t
         if not decisions:
@@ -832,16 +839,16 @@ class Assistant:
         d = combine(decisions, u.parse.combine)
         if asks_number(ask_clause(u.text)) and d.value is None:
             # A how-many/how-much question answered without a number is not answered.
-            u.error = "The engine did not compute the amount asked for."
+            u.abstain("The engine did not compute the amount asked for.")
             return Checked(x, None)
         if asks_open(ask_clause(u.text)):
-            u.error = "The question asks what, why or which, and a yes or no does not answer it."
+            u.abstain("The question asks what, why or which, and a yes or no does not answer it.")
             return Checked(x, None)
         assumed = [part for part, w in u.parse.because if w == "default"]
         if d.value is not None and assumed:
             # The number asked for would come from a fact the question never stated (a slot
             # filled by default): the amount is a guess.
-            u.error = f"The question does not say {_assumed_fact(assumed[0])}, and the number depends on it."
+            u.abstain(f"The question does not say {_assumed_fact(assumed[0])}, and the number depends on it.")
             return Checked(x, None)
         if d.value is not None and not _HOW_MUCH.search(ask_clause(u.text)) and not _HOW_MUCH.search(u.text):
             # Contract: ``value`` is set only for how-many questions.
@@ -857,7 +864,7 @@ class Assistant:
             other = engine.decide(engine.load_scenario(w.case.scenario))
             theirs = ("no" if other.verdict == "yes" else "yes") if w.invert else other.verdict
             if theirs != d.verdict or (d.value is not None and other.value is not None and other.value != d.value):
-                u.error = _disagreement(w.wording.text)
+                u.abstain(_disagreement(w.wording.text), conclusive=True)
                 return Checked(x, None)
         return Checked(x, d)
 
@@ -963,8 +970,8 @@ class Assistant:
 
 
 def _disagreement(other: str) -> str:
-    """Why two extractors' readings that rule differently give no answer (``_DISAGREE``
-    matches it), naming the other reading."""
+    """Why two extractors' readings that rule differently give no answer, naming the other
+    reading."""
     return f"Two readings of the question disagree (one reads it as \u201c{other}\u201d); please say it another way."
 
 
