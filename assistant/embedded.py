@@ -36,6 +36,11 @@ class EmbeddedTexts:
         raw = "\n".join(self._texts)
         self._key = hashlib.sha256(f"{cache_key}\n{raw}".encode()).hexdigest()[:16]
 
+    @property
+    def key(self) -> str:
+        """What the texts' cached results are named by (the raw texts and ``cache_key``)."""
+        return self._key
+
     def _paths(self) -> tuple[Path, Path] | None:
         if self._cache_dir is None:
             return None

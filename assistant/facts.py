@@ -33,6 +33,13 @@ through its **neighbourhood**: the nearest wordings that deny as many things as 
 answer, which together say each of the question's turning words, and one of which says no
 turning word the question does not; a fact that depends on numbers must still fit them. The
 remaining gates above apply to that reading too.
+
+When neither reads it, a **learned check** may: the nearest wording that denies as many
+things as the question (two by two) and states no other numbers is a candidate, and a tree
+ensemble (:mod:`assistant.verifier`) trained on our read question sets
+(``assistant/facts/answered/*.jsonl``: each with the answer its documents give, training data
+once read, never a measure) judges from the candidate's neighbourhood how likely its answer
+is the question's. At ``checked`` or more it is read; every later gate still applies.
 """
 
 from __future__ import annotations
@@ -53,9 +60,11 @@ from assistant.coverage import ask_start
 from assistant.embedded import EmbeddedTexts
 from assistant.learned import LearnedClassifier
 from assistant.textnorm import normalise, outside_quotes, quoted_spans
+from assistant.verifier import CheckedTrees, learned_check
 from assistant.words import DECISIVE, content_words, stem, tokens
 
-__all__ = ["Asked", "Fact", "FactReading", "FactWording", "NoFact", "RuleFacts", "anchored", "load_facts"]
+__all__ = ["NEIGHBOURHOOD", "Answered", "Asked", "Fact", "FactReading", "FactWording", "NoFact", "RuleFacts", "anchored",
+           "load_answered", "load_facts"]
 
 Answer = Literal["yes", "no"] | int
 
@@ -81,6 +90,15 @@ _DECISIVE = frozenset(stem(w) for w in DECISIVE)
 _COUNTED_SHARE = 0.25
 # How many of the nearest wordings a neighbourhood reading looks at.
 _NEIGHBOURS = 60
+# What the learned check reads of a candidate's neighbourhood (its nearest wordings, up to
+# this many), in this order.
+_CHECKED_NEIGHBOURS = 80
+NEIGHBOURHOOD = ("cosine", "nearest cosine", "rank", "margin to another answer", "margin to another fact",
+                 "margin to the fact's other answer", "share of the nearest ten", "fact's share of the nearest ten",
+                 "question's turning words no wording of the answer says", "turning words every wording of the answer says and the question does not",
+                 "candidate's turning words the question does not say", "same negations", "a number", "question's words")
+# Bumped when what the check reads changes (its cached trees are then refitted).
+_CHECK_VERSION = "1"
 # A fact's core words: those at least this share of its wordings say (of a fact with at
 # least this many wordings).
 _CORE_SHARE = 0.9
@@ -100,6 +118,15 @@ _POLAR = frozenset(stem(w) for w in (
     "specifically", "explicitly", "expressly", "default", "otherwise", "opponent", "upto", "anynumber", "minimum",
     "maximum", "fewer", "less", "more", "same", "twice", "different", "new", "another", "other", "each", "every", "all", "both",
     "total", "altogether", "combined", "overall"))
+
+# Turning words that say one thing (a question that says "need" is a wording that says
+# "must"): each is read as the first of its group.
+_SAME_TURN = {stem(w): stem(group[0]) for group in (
+    ("must", "need", "needs", "require", "requires", "required", "obligated", "mandatory"),
+    ("forbid", "forbidden", "barred", "bar", "prohibited", "disallowed"),
+    ("exempt", "excluded", "exclude"),
+    ("cancel", "cancels", "cancelled", "canceled", "void", "voided", "negated"),
+    ("total", "altogether", "combined", "overall")) for w in group}
 
 # Turning words that stress what is asked without turning it ("can I still ...?", "... anyway?",
 # "can I even ...?"): a wording that says one the question does not still reads it; a
@@ -188,9 +215,14 @@ class FactReading:
     #: Set when the question was read through its neighbourhood: how many of the nearest
     #: wordings, all of this fact and answer, it was read through.
     neighbours: int | None = None
+    #: Set when the learned check read it: its probability that the answer is right.
+    checked: float | None = None
 
     @property
     def how(self) -> str:
+        if self.checked is not None:
+            return (f"the learned check ({self.checked:.2f}) on the nearest wording "
+                    f"(cosine {self.score:.2f}, margin {self.margin:.2f})")
         if self.neighbours is not None:
             return (f"the {self.neighbours} nearest wordings, all of one fact and answer "
                     f"(cosine {self.score:.2f}, margin {self.margin:.2f})")
@@ -228,6 +260,25 @@ class Asked(BaseModel):
     q: str
     a: Answer
     source: str
+
+
+class Answered(BaseModel):
+    """A question players asked (one of our read question sets) with the answer its documents
+    give ("unknown": they do not settle it): what the learned check learns from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game: str
+    q: str
+    a: Answer | Literal["unknown"]
+    source: str
+
+
+def load_answered(directory: Path | None = None) -> list[Answered]:
+    """The answered questions of ``directory/answered`` (default: this package's facts)."""
+    root = directory or Path(str(resources.files("assistant") / "facts"))
+    return [Answered.model_validate_json(line) for path in sorted((root / "answered").glob("*.jsonl"))
+            for line in _lines(path)]
 
 
 def _lines(path: Path) -> list[str]:
@@ -320,7 +371,7 @@ def polar_words(text: str) -> frozenset[str]:
     for rx, word in _PHRASES:
         plain = rx.sub(word, plain)
     words = tokens(plain)
-    out = ({stem(w) for w in words} & _POLAR) | bounds
+    out = {_SAME_TURN.get(w, w) for w in {stem(w) for w in words} & _POLAR} | bounds
     if _NOTHING & set(words) or "0" in words:
         out.add("nothing")
     return frozenset(out)
@@ -348,9 +399,14 @@ class RuleFacts:
     def __init__(self, facts: Sequence[Fact], embed_documents: Callable[[list[str]], list[list[float]]],
                  cache_dir: Path | None = None, prepare: Callable[[str], str] = lambda t: t,
                  cache_key: str = "", threshold: float = 0.72, margin: float = 0.06, sure: float = 0.65,
-                 neighbourhood: float = 0.80) -> None:
+                 neighbourhood: float = 0.80, answered: Sequence[Answered] = (), checked: float = 0.95) -> None:
         self.facts = list(facts)
         self.threshold = threshold
+        self.checked = checked
+        self._answered = [a for a in answered if a.game in {f.game for f in self.facts}]
+        self._embed_documents = embed_documents
+        self._prepare = prepare
+        self._cache_key = cache_key
         self.neighbourhood = neighbourhood
         self.margin = margin
         self.sure = sure
@@ -365,11 +421,12 @@ class RuleFacts:
                                     lambda t: normalise(prepare(t)), cache_key=cache_key)
 
     def prepare(self) -> None:
-        """Build now what reading derives from the wordings (their vectors and forms, and
-        each game's classifier, trained once and kept in ``cache_dir``)."""
+        """Build now what reading derives from the wordings (their vectors and forms, each
+        game's classifier and the learned check, trained once and kept in ``cache_dir``)."""
         _ = self.wordings
         for game in self._rows:
             self._classifier(game)
+        _ = self._check
 
     @cached_property
     def wordings(self) -> list[FactWording]:
@@ -458,11 +515,12 @@ class RuleFacts:
 
     def read(self, text: str, vector: Sequence[float], game: str,
              terms: frozenset[str] = frozenset(), found: frozenset[tuple[str, str]] = frozenset(),
-             found_only: bool = False) -> FactReading | NoFact:
+             found_only: bool = False, check: bool = True) -> FactReading | NoFact:
         """The fact ``text`` asks about, or why none. ``terms``: the game's own rules terms;
         one the asking sentence says must be a word of the fact (a question about "points"
         is not a fact about "Game Wins"). ``found``: the (document, rule) pairs retrieved for
-        the question; ``found_only``: no other fact is read."""
+        the question; ``found_only``: no other fact is read; ``check``: the learned check
+        may read it."""
         rows = self._rows.get(game)
         v = np.asarray(vector, dtype=np.float32)
         n = float(np.linalg.norm(v))
@@ -483,9 +541,11 @@ class RuleFacts:
         if reading is None:
             assert isinstance(nearest, NoFact)
             around = self._neighbourhood(sims, rows, asked)
-            if isinstance(around, NoFact):
+            checked = self._checked(sims, rows, asked, len(q.split())) if isinstance(around, NoFact) and check else None
+            if isinstance(around, NoFact) and checked is None:
                 return nearest
-            reading = around
+            reading = around if isinstance(around, FactReading) else checked
+            assert reading is not None
         if found_only and (reading.fact.doc, reading.fact.rule) not in found:
             return NoFact("the rule the fact quotes is not among the rules found for the question")
         contrast = _contrast(q, reading.wording.text)
@@ -582,6 +642,78 @@ class RuleFacts:
             return NoFact("the rule fact depends on numbers the question states otherwise")
         rival = next((s for s, w in near if other(w)), 0.0)
         return FactReading(top.fact, top, top.answer, score, score - rival, neighbours=len(close))
+
+    def _candidate(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked, length: int,
+                   leave_out: str | None = None) -> tuple[FactWording, list[float]] | None:
+        """The learned check's candidate: the nearest wording that denies as many things as
+        the question (two by two) and states no other numbers, with its neighbourhood's
+        :data:`NEIGHBOURHOOD` (``length``: the question's words; ``leave_out``: a text not to
+        read, the question itself when it is one of the wordings)."""
+        k = min(_CHECKED_NEIGHBOURS, len(sims))
+        top = np.argpartition(-sims, k - 1)[:k]
+        wordings = self.wordings
+        near = [(float(sims[i]), w) for i in top[np.argsort(-sims[top], kind="stable")]
+                if (w := wordings[int(rows[i])]).text != leave_out]
+        parity = len(asked.negated) % 2
+        at = next((k for k, (_, w) in enumerate(near) if len(w.negated) % 2 == parity and not (
+            asked.numbers and w.numbers and not self._numbers_fit(w, asked.numbers, asked.counts))), None)
+        if at is None:
+            return None
+        score, top_w = near[at]
+        label = (top_w.fact.id, str(top_w.answer))
+
+        def best(keep: Callable[[FactWording], bool]) -> float:
+            return max((s for s, w in near if keep(w)), default=0.0)
+
+        rival = best(lambda w: (w.fact.id, str(w.answer)) != label and len(w.negated) % 2 == parity)
+        other_fact = best(lambda w: w.fact.id != label[0])
+        turned = best(lambda w: w.fact.id == label[0] and str(w.answer) != label[1])
+        ten = near[:10]
+        some, every = self._turning[label]
+        return top_w, [score, near[0][0], float(at), score - rival, score - other_fact, score - turned,
+                       sum((w.fact.id, str(w.answer)) == label for _, w in ten) / len(ten),
+                       sum(w.fact.id == label[0] for _, w in ten) / len(ten),
+                       float(len(asked.polar - some)), float(len(every - asked.polar)), float(len(top_w.polar - asked.polar)),
+                       float(top_w.negated == asked.negated), float(isinstance(top_w.answer, int)), float(length)]
+
+    def _checked(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked, length: int) -> FactReading | None:
+        """The candidate's reading when the learned check is sure of it (``checked``)."""
+        trees = self._check
+        candidate = self._candidate(sims, rows, asked, length) if trees is not None else None
+        if trees is None or candidate is None:
+            return None
+        w, features = candidate
+        p = trees.probability(features)
+        if p < self.checked:
+            return None
+        return FactReading(w.fact, w, w.answer, features[0], features[3], checked=p)
+
+    @cached_property
+    def _check(self) -> CheckedTrees | None:
+        """The learned check, trained on the answered questions of the loaded games (each
+        read with its own copy, when it is a wording too, left out)."""
+        if not self._answered or not self._rows:
+            return None
+        answered = self._answered
+        key = "\n".join(f"{a.game}|{a.q}|{a.a}" for a in answered) + "|" + self._texts.key + "|" + _CHECK_VERSION
+
+        def examples() -> tuple[np.ndarray, np.ndarray]:
+            texts = EmbeddedTexts("answered", [a.q for a in answered], self._embed_documents, self._cache_dir,
+                                  lambda t: normalise(self._prepare(t)), cache_key=self._cache_key)
+            xs: list[list[float]] = []
+            ys: list[int] = []
+            for a, q, v in zip(answered, texts.prepared, texts.matrix):
+                asked = _Asked(negations(q), numbers(q), polar_words(q), counts(q))
+                candidate = self._candidate(self._game_matrix[a.game] @ v, self._rows[a.game], asked, len(q.split()), a.q)
+                if candidate is not None:
+                    xs.append(candidate[1])
+                    ys.append(int(a.a != "unknown" and str(candidate[0].answer) == str(a.a)))
+            return np.array(xs, dtype=np.float64), np.array(ys, dtype=np.int64)
+
+        try:
+            return learned_check(examples, key, self._cache_dir)
+        except ValueError:
+            return None  # too few answered questions to learn from: no check
 
     def _classified(self, v: np.ndarray, sims: np.ndarray, rows: np.ndarray, game: str,
                     asked: _Asked) -> FactReading | None:

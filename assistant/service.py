@@ -22,7 +22,7 @@ from assistant.cards import CardFinder, card_pick
 from assistant.cite import cite, passages_from_hits
 from assistant.clarify import Clarifier, clarifier_for
 from assistant.coverage import CLAIM_VERBS, credited_spans
-from assistant.facts import FactReading, RuleFacts, anchored, load_facts
+from assistant.facts import FactReading, RuleFacts, anchored, load_answered, load_facts
 from assistant.frame import Extractor, Frame, frame_of
 from assistant.games import detect_game, distinctive_vocabulary, rare_terms, rules_terms
 from assistant.gates import ConceptGate, filled_concepts
@@ -304,10 +304,13 @@ class Assistant:
         return self._terms
 
     def _specific_terms(self) -> dict[str, frozenset[str]]:
-        """Per loaded game, its terms that few of its rules use (what a question is about)."""
+        """Per loaded game, its terms that few of its rules use (what a question is about);
+        the game's own name is none ("in magic, ..." says which game, not which rule)."""
         if self._rare_terms is None:
+            named = {g.id: content_words(f"{g.id.replace('-', ' ')} {g.name or ''}") for g in self.games()}
             self._rare_terms = self._cached(
-                "specific-terms", lambda: {g: rare_terms(ts, self._game_terms()[g]) for g, ts in self._rule_texts().items()})
+                "specific-terms", lambda: {g: rare_terms(ts, self._game_terms()[g]) - named.get(g, frozenset())
+                                           for g, ts in self._rule_texts().items()})
         return self._rare_terms
 
     def _game_terms(self) -> dict[str, frozenset[str]]:
@@ -735,7 +738,8 @@ class Assistant:
             facts = RuleFacts(cited, self.index.embed_documents,
                               cache_dir=self._texts_cache_dir(),
                               prepare=lambda t: plain.normalise(t).text,
-                              cache_key=model + "|" + "|".join(sorted(self.lexicon.words())))
+                              cache_key=model + "|" + "|".join(sorted(self.lexicon.words())),
+                              answered=load_answered())
             # The wordings as read (what each denies, its numbers and turning words) are kept
             # in the build's snapshot: a cold process reads them instead of reading 6,000 texts.
             facts.preload(self._cached("fact-wording-rows", facts.wording_rows))
@@ -749,10 +753,11 @@ class Assistant:
         self.facts.prepare()
 
     def _fact_reading(self, q: str, game: str, vector: Sequence[float] | None = None,
-                      hits: Sequence[SearchHit] = (), found_only: bool = False) -> FactReading | None:
+                      hits: Sequence[SearchHit] = (), found_only: bool = False,
+                      check: bool = True) -> FactReading | None:
         """The rule-fact reading of ``q``: the question as normalised, quoted card text kept,
         is embedded (the card's words decide which fact it asks about), unless ``vector``
-        is given."""
+        is given (``check``: the learned check may read it)."""
         if not q:
             return None
         asking = ask_clause(q)
@@ -764,7 +769,7 @@ class Assistant:
             return None
         reading = self.facts.read(q, vector if vector is not None else self._timed_embed_query(q), game,
                                   self._specific_terms().get(game, frozenset()),
-                                  frozenset((h.rule.doc, h.rule.number) for h in hits), found_only)
+                                  frozenset((h.rule.doc, h.rule.number) for h in hits), found_only, check)
         if not isinstance(reading, FactReading):
             return None
         if self.gate.unsaid(q, self.facts.vocabulary(reading.fact)):
@@ -799,7 +804,8 @@ class Assistant:
             # can only take a ruling away, and every gate still reads the whole question.
             t = time.perf_counter()
             shared = x.vector if x.vector is not None and x.embedded == _reading(u.read) else None
-            fact = self._fact_reading(u.read, u.game, shared)
+            # Only a reading a gate is sure of takes a ruling away (the learned check does not).
+            fact = self._fact_reading(u.read, u.game, shared, check=False)
             self.timings.parsing += time.perf_counter() - t
             if fact is not None and fact.margin >= _VETO_MARGIN and _fact_ruling(fact).disagrees(checked.ruling):
                 u.abstain(_disagreement(fact.fact.ask), conclusive=True)

@@ -326,3 +326,21 @@ def test_story_numbers_that_meet_where_no_wordings_do_are_not_read() -> None:
     reader = RuleFacts([CARRY, PICK], bag.documents, threshold=0.5, margin=0.04)
     q = "stage 1 had 4 hp left and we dealt 4 do the extra carry over to the next stage"
     assert isinstance(reader.read(q, bag(q), "riftbound"), NoFact)
+
+
+def test_a_turning_word_reads_as_the_one_it_means() -> None:
+    from assistant.facts import polar_words
+
+    must = polar_words("must i pay for it")
+    assert must == polar_words("do i need to pay for it") == polar_words("is paying for it required")
+    assert must == polar_words("do i have to pay for it")
+    assert polar_words("is it optional to pay for it") != must
+
+
+def test_a_games_own_name_is_no_rules_term_a_rule_fact_must_say(assistant) -> None:  # type: ignore[no-untyped-def]
+    from assistant.words import content_words
+
+    terms = assistant._specific_terms()
+    for g in assistant.games():
+        named = content_words(f"{g.id.replace('-', ' ')} {g.name or ''}")
+        assert named and not named & terms.get(g.id, frozenset()), g.id
