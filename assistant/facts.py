@@ -44,6 +44,7 @@ is the question's. At ``checked`` or more it is read; every later gate still app
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -97,8 +98,7 @@ NEIGHBOURHOOD = ("cosine", "nearest cosine", "rank", "margin to another answer",
                  "margin to the fact's other answer", "share of the nearest ten", "fact's share of the nearest ten",
                  "question's turning words no wording of the answer says", "turning words every wording of the answer says and the question does not",
                  "candidate's turning words the question does not say", "same negations", "a number", "question's words")
-# Bumped when what the check reads changes (its cached trees are then refitted).
-_CHECK_VERSION = "1"
+
 # A fact's core words: those at least this share of its wordings say (of a fact with at
 # least this many wordings).
 _CORE_SHARE = 0.9
@@ -127,6 +127,10 @@ _SAME_TURN = {stem(w): stem(group[0]) for group in (
     ("exempt", "excluded", "exclude"),
     ("cancel", "cancels", "cancelled", "canceled", "void", "voided", "negated"),
     ("total", "altogether", "combined", "overall")) for w in group}
+
+# "countered" turns what is asked; the counters a player has or puts on a card ("poison
+# counters", "a +1/+1 counter") share its stem and turn nothing.
+_COUNTER_NOUNS = frozenset({"counter", "counters"})
 
 # Turning words that stress what is asked without turning it ("can I still ...?", "... anyway?",
 # "can I even ...?"): a wording that says one the question does not still reads it; a
@@ -371,7 +375,8 @@ def polar_words(text: str) -> frozenset[str]:
     for rx, word in _PHRASES:
         plain = rx.sub(word, plain)
     words = tokens(plain)
-    out = {_SAME_TURN.get(w, w) for w in {stem(w) for w in words} & _POLAR} | bounds
+    turning = {stem(w) for w in words if w not in _COUNTER_NOUNS} & _POLAR
+    out = {_SAME_TURN.get(w, w) for w in turning} | bounds
     if _NOTHING & set(words) or "0" in words:
         out.add("nothing")
     return frozenset(out)
@@ -695,7 +700,7 @@ class RuleFacts:
         if not self._answered or not self._rows:
             return None
         answered = self._answered
-        key = "\n".join(f"{a.game}|{a.q}|{a.a}" for a in answered) + "|" + self._texts.key + "|" + _CHECK_VERSION
+        key = "\n".join(f"{a.game}|{a.q}|{a.a}" for a in answered) + "|" + self._texts.key + "|" + _check_source()
 
         def examples() -> tuple[np.ndarray, np.ndarray]:
             texts = EmbeddedTexts("answered", [a.q for a in answered], self._embed_documents, self._cache_dir,
@@ -813,6 +818,16 @@ _COUNT_MODIFIERS = frozenset(stem(w) for w in (
     "more", "extra", "additional", "total", "other", "different", "separate", "enemy", "enemies", "friendly",
     "of", "the", "my", "our", "your", "their", "his", "her", "its", "max", "maximum", "min", "minimum", "in",
     "exactly", "actual", "actually", "new", "remaining", "opposing", "possible", "legal", "individual"))
+
+
+def _check_source() -> str:
+    """A fingerprint of the code that reads a candidate's neighbourhood and fits the check:
+    trees cached by other code are never read back."""
+    from assistant import verifier
+
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    h.update(Path(verifier.__file__).read_bytes())
+    return h.hexdigest()[:16]
 
 
 def counted_thing(text: str) -> str | None:

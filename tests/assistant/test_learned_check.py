@@ -12,7 +12,16 @@ import pytest
 from assistant_fakes import BagOfWords
 from sklearn.ensemble import GradientBoostingClassifier
 
-from assistant.facts import NEIGHBOURHOOD, Answered, Fact, FactReading, NoFact, RuleFacts, Wording, load_answered
+from assistant.facts import (
+    NEIGHBOURHOOD,
+    Answered,
+    Fact,
+    FactReading,
+    NoFact,
+    RuleFacts,
+    Wording,
+    load_answered,
+)
 from assistant.verifier import fit_trees, learned_check
 
 bag = BagOfWords(512)

@@ -344,3 +344,10 @@ def test_a_games_own_name_is_no_rules_term_a_rule_fact_must_say(assistant) -> No
     for g in assistant.games():
         named = content_words(f"{g.id.replace('-', ' ')} {g.name or ''}")
         assert named and not named & terms.get(g.id, frozenset()), g.id
+
+
+def test_counters_on_a_card_turn_nothing_but_a_countered_spell_does() -> None:
+    from assistant.facts import polar_words
+
+    assert polar_words("how many poison counters do i need to lose") == polar_words("how many poison do i need to lose")
+    assert polar_words("does my spell get countered") != polar_words("does my spell resolve")
