@@ -73,7 +73,7 @@ _RULE_NUMBER = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b")
 _NUM = re.compile(r"\b\d+\b")
 _PRONOUN_ONE = re.compile(r"\b(?:quick|this|that|the|which|any|every|some|no|last|next|other|another|right|wrong|same|first|second|third|fourth|legal|illegal|remaining)\s+1\b(?!\s*(?:of|more|less)\b)",
                           re.IGNORECASE)
-_NEGATION = re.compile(r"\b(?:not|never|cannot|no longer|no|none|nothing|nobody|non)\b|n't\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|cannot|unable|no longer|no|none|nothing|nobody|non)\b|n't\b", re.IGNORECASE)
 # A negative question ("don't I have to play it?", "isn't the battlefield a target too?")
 # asks the positive one: its auxiliary's "n't", before the subject, denies nothing.
 _NEGATIVE_QUESTION = re.compile(

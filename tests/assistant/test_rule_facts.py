@@ -351,3 +351,8 @@ def test_counters_on_a_card_turn_nothing_but_a_countered_spell_does() -> None:
 
     assert polar_words("how many poison counters do i need to lose") == polar_words("how many poison do i need to lose")
     assert polar_words("does my spell get countered") != polar_words("does my spell resolve")
+
+
+def test_unable_to_denies_what_follows_it() -> None:
+    assert negations("would my aura be unable to target my shroud creature?") == negations(
+        "would my aura not target my shroud creature?")
