@@ -908,7 +908,7 @@ class Assistant:
             lead = f"{d.value}."
         ans.answer = f"{lead} {d.reason}".strip()
         if u.parse is None and u.fact is not None:
-            ans.answer += f" (I read the question as: \u201c{u.fact.fact.ask}\u201d)"
+            ans.answer += _fact_read_as(u.fact)
         if u.worked is not None and u.frame is not None and u.frame.extractor == "worked case":
             # The reading is stated, so a judge sees what was decided.
             ans.answer += f" (I read the question as: \u201c{u.worked.wording.text}\u201d)"
@@ -973,6 +973,17 @@ class Assistant:
         """The reading behind the answer to ``question``: the frame's slots with their
         evidence spans, the extractor and the scenario (one pass; nothing is stored)."""
         return self.explained(question, game, clarify=False).as_dict()
+
+
+def _fact_read_as(reading: FactReading) -> str:
+    """The reading stated, so a judge sees what was decided: the fact's question, and when
+    the question asks it the other way round (or checks its number), the rule's own answer."""
+    fact = reading.fact
+    if reading.answer == fact.answer:
+        return f" (I read the question as: \u201c{fact.ask}\u201d)"
+    theirs = fact.answer if isinstance(fact.answer, int) else fact.answer.capitalize()
+    return (f" (I read the question as the other side of \u201c{fact.ask}\u201d, which the rule "
+            f"answers: {theirs})")
 
 
 def _disagreement(other: str) -> str:

@@ -143,9 +143,11 @@ def test_unplayable_is_the_negated_can_play(assistant: Assistant) -> None:
     verdict, rules = _ask(assistant, 'Is "Kill a unit" uncastable while an enemy unit is in play?', "riftbound")
     assert verdict == "no"
     assert rules[0] == "355.8"
-    # A relative clause before the negative predicate leaves its scope unclear: abstain.
-    verdict, _ = _ask(assistant, "With no units anywhere, is a spell that needs one target unit unplayable?", "riftbound")
-    assert verdict == "unknown"
+    # A relative clause before the negative predicate leaves its scope unclear to the grammar;
+    # the rule fact on making valid choices for every target settles the question as asked.
+    verdict, rules = _ask(assistant, "With no units anywhere, is a spell that needs one target unit unplayable?", "riftbound")
+    assert verdict == "yes"
+    assert rules[0] == "355.8"
 
 
 # ----------------------------------------- negative predicates of playing, stated stats

@@ -356,3 +356,10 @@ def test_counters_on_a_card_turn_nothing_but_a_countered_spell_does() -> None:
 def test_unable_to_denies_what_follows_it() -> None:
     assert negations("would my aura be unable to target my shroud creature?") == negations(
         "would my aura not target my shroud creature?")
+
+
+def test_a_question_asking_a_fact_the_other_way_round_says_so_and_gives_the_rules_own_answer(assistant) -> None:  # type: ignore[no-untyped-def]
+    ans = assistant.ask("Two of an Ability's three targets are illegal at resolution. Is the part on the legal third one "
+                        "voided and cancelled?", game="momon-wonder")
+    assert ans.verdict == "no", ans.answer
+    assert "the other side of" in ans.answer and ans.answer.endswith("which the rule answers: Yes)")
