@@ -408,7 +408,7 @@ class RuleFacts:
         self.facts = list(facts)
         self.threshold = threshold
         self.checked = checked
-        self._answered = [a for a in answered if a.game in {f.game for f in self.facts}]
+        self._answered = list(answered)
         self._embed_documents = embed_documents
         self._prepare = prepare
         self._cache_key = cache_key
@@ -546,11 +546,10 @@ class RuleFacts:
         if reading is None:
             assert isinstance(nearest, NoFact)
             around = self._neighbourhood(sims, rows, asked)
-            checked = self._checked(sims, rows, asked, len(q.split())) if isinstance(around, NoFact) and check else None
-            if isinstance(around, NoFact) and checked is None:
+            reading = around if isinstance(around, FactReading) else (
+                self._checked(sims, rows, asked, len(q.split())) if check else None)
+            if reading is None:
                 return nearest
-            reading = around if isinstance(around, FactReading) else checked
-            assert reading is not None
         if found_only and (reading.fact.doc, reading.fact.rule) not in found:
             return NoFact("the rule the fact quotes is not among the rules found for the question")
         contrast = _contrast(q, reading.wording.text)
@@ -616,17 +615,9 @@ class RuleFacts:
         the nearest is of one fact and one answer, together they say each of the question's
         turning words and one of them says none the question does not; a fact that depends
         on numbers must fit the question's."""
-        parity = len(asked.negated) % 2
         wordings = self.wordings
-        near: list[tuple[float, FactWording]] = []
-        for i in np.argsort(-sims)[:_NEIGHBOURS]:
-            w = wordings[int(rows[i])]
-            # A wording stating other numbers than the question states is no reading of it
-            # (nor a rival to one); one stating none may be, for a fact that does not depend
-            # on numbers (the question's are its story's details).
-            if len(w.negated) % 2 == parity and not (
-                    asked.numbers and w.numbers and not self._numbers_fit(w, asked.numbers, asked.counts)):
-                near.append((float(sims[i]), w))
+        near = [(float(sims[i]), w) for i in np.argsort(-sims)[:_NEIGHBOURS]
+                if self._may_read(w := wordings[int(rows[i])], asked)]
         if not near or near[0][0] < self.neighbourhood:
             return NoFact("no rule fact is close to the question")
         score, top = near[0]
@@ -648,6 +639,14 @@ class RuleFacts:
         rival = next((s for s, w in near if other(w)), 0.0)
         return FactReading(top.fact, top, top.answer, score, score - rival, neighbours=len(close))
 
+    def _may_read(self, w: FactWording, asked: _Asked) -> bool:
+        """``w`` denies as many things as the question (two by two) and states no other
+        numbers: a wording stating other numbers than the question states is no reading of
+        it (nor a rival to one); one stating none may be, for a fact that does not depend on
+        numbers (the question's are its story's details)."""
+        return len(w.negated) % 2 == len(asked.negated) % 2 and not (
+            asked.numbers and w.numbers and not self._numbers_fit(w, asked.numbers, asked.counts))
+
     def _candidate(self, sims: np.ndarray, rows: np.ndarray, asked: _Asked, length: int,
                    leave_out: str | None = None) -> tuple[FactWording, list[float]] | None:
         """The learned check's candidate: the nearest wording that denies as many things as
@@ -660,8 +659,7 @@ class RuleFacts:
         near = [(float(sims[i]), w) for i in top[np.argsort(-sims[top], kind="stable")]
                 if (w := wordings[int(rows[i])]).text != leave_out]
         parity = len(asked.negated) % 2
-        at = next((k for k, (_, w) in enumerate(near) if len(w.negated) % 2 == parity and not (
-            asked.numbers and w.numbers and not self._numbers_fit(w, asked.numbers, asked.counts))), None)
+        at = next((k for k, (_, w) in enumerate(near) if self._may_read(w, asked)), None)
         if at is None:
             return None
         score, top_w = near[at]
@@ -697,9 +695,9 @@ class RuleFacts:
     def _check(self) -> CheckedTrees | None:
         """The learned check, trained on the answered questions of the loaded games (each
         read with its own copy, when it is a wording too, left out)."""
-        if not self._answered or not self._rows:
+        answered = [a for a in self._answered if a.game in self._rows]  # of the loaded games
+        if not answered:
             return None
-        answered = self._answered
         key = "\n".join(f"{a.game}|{a.q}|{a.a}" for a in answered) + "|" + self._texts.key + "|" + _check_source()
 
         def examples() -> tuple[np.ndarray, np.ndarray]:

@@ -20,9 +20,9 @@ import numpy as np
 
 __all__ = ["CheckedTrees", "fit_trees", "learned_check"]
 
-# Small trees, many of them, slowly: on our read question sets (each left out in turn) the
-# check at 0.95 was right on 75 of the 76 questions the reader had abstained on that it
-# picked (tools of the twelfth session's measure: a logistic regression was less sure).
+# Small trees, many of them, slowly: on the answered questions (each read set left out in
+# turn) the check at 0.95 was right on 0.988 of the 564 it picked; a logistic regression over
+# the same features was less sure of fewer.
 _TREES = 200
 _DEPTH = 3
 _RATE = 0.05
